@@ -1,0 +1,116 @@
+// The only reader of process.env. Every variable is validated here with zod, once, and the rest of the
+// code asks `env()` for a typed, frozen object. A bad value stops the process with a message that names
+// the variable and what was expected.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const url = (what: string) => z.string().url(`${what} must be a URL, e.g. https://example.com`);
+const optionalNonEmpty = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int('PORT must be an integer').min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    /** Public origin used in links we hand out (invites, checkout redirects, device flow). */
+    PUBLIC_URL: url('PUBLIC_URL').optional(),
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined))
+      .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgresql:// (leave it unset for the embedded database)'),
+    DATA_DIR: z.string().default('./.data'),
+    REDIS_URL: optionalNonEmpty.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'REDIS_URL must start with redis:// or rediss://'),
+    AUTH_SECRET: optionalNonEmpty.refine((v) => v === undefined || v.length >= 32, 'AUTH_SECRET must be at least 32 characters (try: openssl rand -base64 32)'),
+
+    OPENAI_API_KEY: optionalNonEmpty,
+    OPENAI_BASE_URL: url('OPENAI_BASE_URL').default('https://api.openai.com/v1'),
+    ANTHROPIC_API_KEY: optionalNonEmpty,
+    ANTHROPIC_BASE_URL: url('ANTHROPIC_BASE_URL').default('https://api.anthropic.com'),
+    GEMINI_API_KEY: optionalNonEmpty,
+    GEMINI_BASE_URL: url('GEMINI_BASE_URL').default('https://generativelanguage.googleapis.com'),
+    DEEPSEEK_API_KEY: optionalNonEmpty,
+    DEEPSEEK_BASE_URL: url('DEEPSEEK_BASE_URL').default('https://api.deepseek.com'),
+    /** Extra OpenAI-compatible providers, a JSON array or the path of a JSON file (see README). */
+    CUSTOM_PROVIDERS: optionalNonEmpty,
+
+    STRIPE_SECRET_KEY: optionalNonEmpty,
+    STRIPE_WEBHOOK_SECRET: optionalNonEmpty,
+    STRIPE_API_URL: url('STRIPE_API_URL').optional(),
+
+    SMTP_URL: optionalNonEmpty,
+    AUTH_GITHUB_ID: optionalNonEmpty,
+    AUTH_GITHUB_SECRET: optionalNonEmpty,
+    AUTH_GOOGLE_ID: optionalNonEmpty,
+    AUTH_GOOGLE_SECRET: optionalNonEmpty,
+
+    /** Requests per minute per API key on the chat endpoint. */
+    RATE_LIMIT_RPM: z.coerce.number().int().min(1, 'RATE_LIMIT_RPM must be at least 1').default(600),
+    /** Skip creating the demo account on an empty embedded database. */
+    SKIP_DEMO: bool,
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.DATABASE_URL && !v.AUTH_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'AUTH_SECRET is required when DATABASE_URL is set (try: openssl rand -base64 32)' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string; embedded: boolean };
+
+export class EnvError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`));
+  }
+  const dataDir = path.resolve(parsed.data.DATA_DIR);
+  return Object.freeze({ ...parsed.data, dataDir, embedded: !parsed.data.DATABASE_URL });
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests change process.env between cases; this forgets the parsed copy. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+/** Reads a variable that is not ours (e.g. CI, TEST_DATABASE_URL in test support). */
+export function rawEnv(name: string): string | undefined {
+  return process.env[name];
+}
+
+/**
+ * AUTH_SECRET, or in embedded mode one generated once and kept in DATA_DIR so sessions survive restarts.
+ */
+export function authSecret(): string {
+  const e = env();
+  if (e.AUTH_SECRET) return e.AUTH_SECRET;
+  const file = path.join(e.dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(e.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,226 @@
+// The provider spec: every upstream adapter (openai, anthropic, gemini, openai-compatible, echo) implements
+// ProviderAdapter with pure converters. Adapters never touch the database, the ledger or the network:
+// the gateway (server/gateway) sends the UpstreamRequest with undici, feeds the parsed SSE events
+// (server/providers/sse.ts) to a StreamConverter and writes OpenAI-shaped chunks to the client.
+
+// ---------- the OpenAI-shaped request, after validation (server/gateway/chat-request-schema.ts) ----------
+
+export type TextPart = { type: 'text'; text: string };
+export type ImagePart = { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+export type ContentPart = TextPart | ImagePart;
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/**
+ * OpenRouter-style reasoning details. Sent to clients in `reasoning_details` and accepted back on later
+ * assistant messages so a provider's signed/encrypted reasoning survives tool turns.
+ *  - reasoning.text: plain reasoning with an optional signature (Anthropic thinking, Gemini thought + thoughtSignature)
+ *  - reasoning.encrypted: opaque data (Anthropic redacted_thinking, a Gemini thoughtSignature on a non-thought part)
+ *  - reasoning.summary: a summary (OpenAI-style)
+ */
+export type ReasoningDetail =
+  | { type: 'reasoning.text'; text: string; signature?: string | null; format?: string; index?: number; id?: string }
+  | { type: 'reasoning.encrypted'; data: string; format?: string; index?: number; id?: string }
+  | { type: 'reasoning.summary'; summary: string; format?: string; index?: number; id?: string };
+
+export type ChatMessage =
+  | { role: 'system' | 'developer'; content: string | ContentPart[]; name?: string }
+  | { role: 'user'; content: string | ContentPart[]; name?: string }
+  | {
+      role: 'assistant';
+      content?: string | ContentPart[] | null;
+      tool_calls?: ToolCall[];
+      reasoning?: string | null;
+      reasoning_details?: ReasoningDetail[];
+      name?: string;
+    }
+  | { role: 'tool'; content: string | ContentPart[]; tool_call_id: string };
+
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+
+export interface ReasoningParam {
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  max_tokens?: number;
+  exclude?: boolean;
+  enabled?: boolean;
+}
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean; description?: string } };
+
+export interface ChatRequest {
+  model: string; // our id, "provider/model-name"
+  messages: ChatMessage[];
+  stream: boolean;
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stop?: string | string[];
+  seed?: number;
+  tools?: ToolDefinition[];
+  tool_choice?: ToolChoice;
+  parallel_tool_calls?: boolean;
+  response_format?: ResponseFormat;
+  user?: string;
+  reasoning?: ReasoningParam;
+  /** OpenAI's own name for effort; mapped like reasoning.effort. */
+  reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high';
+  stream_options?: { include_usage?: boolean };
+}
+
+// ---------- the catalog entry an adapter is given ----------
+
+export interface ResolvedModel {
+  /** Our public id, e.g. "anthropic/claude-sonnet-4.5". */
+  id: string;
+  /** Provider id, e.g. "anthropic", "deepseek" or an operator-defined openai-compatible provider. */
+  provider: string;
+  /** The model name the upstream API expects, e.g. "claude-sonnet-4-5". */
+  upstreamModel: string;
+  contextLength: number;
+  maxOutputTokens: number;
+  supportsReasoning: boolean;
+  supportsImages: boolean;
+}
+
+export interface ProviderConfig {
+  /** Base URL as configured, e.g. OPENAI_BASE_URL = "https://api.openai.com/v1". */
+  baseUrl: string;
+  apiKey?: string;
+}
+
+// ---------- what an adapter produces for the gateway ----------
+
+export interface UpstreamRequest {
+  /** Absolute URL. */
+  url: string;
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
+
+/** Token counts in OpenAI's sense: promptTokens includes cached and cache-write tokens; completionTokens includes reasoning. */
+export interface NormalizedUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
+
+/** One assistant message as returned to the client (non-streaming). */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ToolCall[];
+  reasoning?: string | null;
+  reasoning_details?: ReasoningDetail[];
+}
+
+export interface ConvertedResponse {
+  message: AssistantMessage;
+  finishReason: FinishReason;
+  usage: NormalizedUsage;
+  /** The upstream's own id for the response, kept in usage metadata. */
+  upstreamId?: string;
+  /** Set when the upstream answered 200 but refused the content (e.g. Gemini promptFeedback.blockReason). */
+  error?: MidStreamError;
+}
+
+/** A streamed tool-call fragment in OpenAI's shape: the first for an index carries id/type/name. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function: { name?: string; arguments?: string };
+}
+
+/** One delta to send to the client; the gateway adds id, model, created, object and index. */
+export interface StreamDelta {
+  content?: string;
+  reasoning?: string;
+  reasoning_details?: ReasoningDetail[];
+  tool_calls?: ToolCallDelta[];
+}
+
+export type MidStreamErrorCode = 'context_length_exceeded' | 'content_filter' | 'rate_limit' | 'server_error';
+
+export interface MidStreamError {
+  code: MidStreamErrorCode;
+  message: string;
+}
+
+/** An SSE event as parsed by server/providers/sse.ts. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/**
+ * Stateful translator of one upstream stream. The gateway calls `push` for each SSE event in order and
+ * `finish` once the upstream body has ended (or failed). Deltas are forwarded to the client at once.
+ */
+export interface StreamConverter {
+  push(event: SseEvent): StreamDelta[];
+  /** The finish reason once the upstream has told it (null until then). */
+  readonly finishReason: FinishReason | null;
+  /** Usage as reported so far (upstreams report it at the start and/or at the end). */
+  readonly usage: NormalizedUsage | null;
+  /** An error the upstream reported inside the stream (Anthropic `error` event, OpenAI `{"error":…}` chunk…). */
+  readonly error: MidStreamError | null;
+  /** True once the upstream sent its terminal event ([DONE], message_stop, last Gemini chunk with finishReason). */
+  readonly done: boolean;
+}
+
+/** An upstream's non-2xx answer, classified. */
+export interface UpstreamFailure {
+  /** What the client gets before the first byte. */
+  kind: 'rate_limited' | 'context_length_exceeded' | 'bad_request' | 'auth' | 'not_found' | 'overloaded' | 'server_error';
+  message: string;
+  /** Seconds, from Retry-After or the provider's own hint. */
+  retryAfter?: number;
+  upstreamRequestId?: string;
+}
+
+export interface ConvertContext {
+  model: ResolvedModel;
+  config: ProviderConfig;
+}
+
+export interface ProviderAdapter {
+  /** Adapter id: "openai" | "anthropic" | "gemini" | "openai-compatible" | "echo". */
+  readonly id: string;
+  /** Build the upstream HTTP request (streaming or not, per req.stream). Throws AppError('bad_request') for what cannot be mapped. */
+  convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest;
+  /** Parse a 2xx non-streaming JSON body. */
+  convertResponse(body: unknown, ctx: ConvertContext): ConvertedResponse;
+  /** A fresh converter for a 2xx streaming body. */
+  createStreamConverter(ctx: ConvertContext): StreamConverter;
+  /** Classify a non-2xx answer (body is the raw text, possibly not JSON). */
+  convertError(status: number, body: string, headers: Record<string, string | string[] | undefined>): UpstreamFailure;
+  /** Echo-style adapters answer in-process instead of over HTTP. */
+  readonly local?: LocalProvider;
+}
+
+/** For the built-in echo model: produces the stream itself, no network. */
+export interface LocalProvider {
+  /** Yields SSE events in the adapter's own format; the same StreamConverter translates them. */
+  stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<SseEvent>;
+  complete(req: ChatRequest): unknown;
+}
+
+export const EMPTY_USAGE: NormalizedUsage = Object.freeze({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
