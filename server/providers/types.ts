@@ -184,6 +184,8 @@ export interface StreamConverter {
   readonly error: MidStreamError | null;
   /** True once the upstream sent its terminal event ([DONE], message_stop, last Gemini chunk with finishReason). */
   readonly done: boolean;
+  /** The upstream's own id for the response, once known (kept in usage records). */
+  readonly upstreamId?: string | null;
 }
 
 /** An upstream's non-2xx answer, classified. */

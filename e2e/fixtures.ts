@@ -1,0 +1,57 @@
+// The base every spec imports `test` and `expect` from. Later specs extend it further (signed-in pages,
+// API keys, fake upstreams): `export const test = base.extend<{ user: User }>({ ... })`.
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/** Named screenshots kept between runs (the HTML report holds the per-test ones). */
+export const screenshotDir = path.join(__dirname, 'artifacts', 'screenshots');
+
+type Fixtures = {
+  /** The server under test without a trailing slash, e.g. http://127.0.0.1:41234. */
+  origin: string;
+  /** `${origin}/api/v1`, what OpenAI SDKs take as their base URL. */
+  apiBaseURL: string;
+  /** Saves a full-page screenshot as e2e/artifacts/screenshots/<name>.png and attaches it to the report. */
+  saveScreenshot: (name: string, page?: Page) => Promise<void>;
+};
+
+// Errors a page may log without failing a test: resources that are not there yet (prefetching links to
+// pages that later work adds) are the server's business, not the page's.
+const tolerated = [/Failed to load resource/];
+
+export const test = base.extend<Fixtures>({
+  origin: async ({ baseURL }, use) => {
+    if (!baseURL) throw new Error('baseURL is not set: run through `npm run test:e2e` or set E2E_BASE_URL');
+    await use(baseURL.replace(/\/+$/, ''));
+  },
+
+  apiBaseURL: async ({ origin }, use) => {
+    await use(`${origin}/api/v1`);
+  },
+
+  // Every page fails its test on an uncaught exception or a console error (hydration mismatches show up
+  // there), so no spec has to remember to look.
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !tolerated.some((re) => re.test(message.text()))) {
+        problems.push(`console.error: ${message.text()}`);
+      }
+    });
+    await use(page);
+    expect(problems, 'errors in the browser console').toEqual([]);
+  },
+
+  saveScreenshot: async ({ page }, use, testInfo) => {
+    await use(async (name, target = page) => {
+      const file = path.join(screenshotDir, `${name}.png`);
+      // From the top, so sticky elements (the header) sit where a visitor first sees them.
+      await target.evaluate(() => window.scrollTo(0, 0));
+      await target.screenshot({ path: file, fullPage: true });
+      await testInfo.attach(name, { path: file, contentType: 'image/png' });
+    });
+  },
+});
+
+export { expect };

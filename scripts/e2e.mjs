@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// `npm run test:e2e [-- <playwright args>]`: end-to-end tests against the real production server.
+//
+//  1. Builds (`npm run build`) when dist/server.js or .next/BUILD_ID is missing.
+//  2. Starts `node dist/server.js` on a free port with a fresh, empty DATA_DIR (embedded PGlite),
+//     NODE_ENV=production and PUBLIC_URL set to its own address, so every run begins from first boot
+//     (demo account included: SKIP_DEMO unset).
+//  3. Waits for GET /api/health to answer 200 (90 s; prints the server log when it does not).
+//  4. Runs `npx playwright test` with E2E_BASE_URL, then stops the server, deletes DATA_DIR and exits
+//     with Playwright's code. The server log is kept at e2e/artifacts/server.log.
+//
+// Overrides (environment):
+//   E2E_SERVER_CMD  a shell command to start instead of `node dist/server.js`; it gets PORT, DATA_DIR and
+//                   the rest in its environment, e.g. E2E_SERVER_CMD='npx next start -p $PORT'.
+//                   Then only .next/BUILD_ID must exist for the build step to be skipped.
+//   E2E_BUILD_CMD   the build command to run instead of `npm run build`, e.g. 'npx next build'.
+//   E2E_BASE_URL    test an already running server: nothing is built or started.
+//   E2E_KEEP_DATA=1 keep DATA_DIR after the run (its path is printed) to inspect the database.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const artifacts = path.join(root, 'e2e', 'artifacts');
+const serverLogPath = path.join(artifacts, 'server.log');
+const HEALTH_TIMEOUT_MS = 90_000;
+const playwrightArgs = process.argv.slice(2);
+
+const log = (message) => console.log(`[e2e] ${message}`);
+
+if (process.env.E2E_BASE_URL) {
+  log(`testing the server already running at ${process.env.E2E_BASE_URL}`);
+  process.exit(runPlaywright(process.env.E2E_BASE_URL));
+}
+
+const serverCmd = process.env.E2E_SERVER_CMD?.trim() || undefined;
+buildIfNeeded();
+
+const port = await freePort();
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-e2e-'));
+const baseURL = `http://127.0.0.1:${port}`;
+mkdirSync(artifacts, { recursive: true });
+
+// PUBLIC_URL: links the server hands out (invites, checkout, device flow) must point at this server.
+const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseURL, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+delete env.SKIP_DEMO;
+delete env.E2E_BASE_URL;
+
+log(`starting ${serverCmd ?? 'node dist/server.js'} on ${baseURL} (DATA_DIR=${dataDir})`);
+const serverLog = createWriteStream(serverLogPath);
+// The log's tail also stays in memory, to print on failure without waiting for the file to flush.
+const logTail = [];
+let logTailBytes = 0;
+const keepTail = (chunk) => {
+  logTail.push(chunk);
+  logTailBytes += chunk.length;
+  while (logTailBytes > 256 * 1024 && logTail.length > 1) logTailBytes -= logTail.shift().length;
+};
+// Its own process group (detached), so stopping it also stops whatever a shell command spawned.
+const server = serverCmd
+  ? spawn(serverCmd, { cwd: root, env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  : spawn(process.execPath, ['dist/server.js'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+for (const stream of [server.stdout, server.stderr]) {
+  stream.pipe(serverLog, { end: false });
+  stream.on('data', keepTail);
+}
+let serverExit;
+let cleanedUp = false;
+server.on('exit', (code, signal) => (serverExit = { code, signal }));
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    await cleanUp();
+    process.exit(130);
+  });
+}
+
+let exitCode = 1;
+try {
+  await waitForHealth();
+  exitCode = runPlaywright(baseURL);
+} catch (error) {
+  console.error(`[e2e] ${error.message}`);
+  await stopServer();
+  printServerLog();
+} finally {
+  await cleanUp();
+}
+process.exit(exitCode);
+
+function buildIfNeeded() {
+  const required = serverCmd ? ['.next/BUILD_ID'] : ['dist/server.js', '.next/BUILD_ID'];
+  const missing = required.filter((file) => !existsSync(path.join(root, file)));
+  if (missing.length === 0) return;
+  const buildCmd = process.env.E2E_BUILD_CMD?.trim() || 'npm run build';
+  log(`${missing.join(' and ')} missing: running ${buildCmd}`);
+  const result = spawnSync(buildCmd, { cwd: root, stdio: 'inherit', shell: true, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (result.status !== 0) {
+    console.error(`[e2e] build failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status || 1);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: found } = probe.address();
+      probe.close(() => resolve(found));
+    });
+  });
+}
+
+async function waitForHealth() {
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (serverExit) {
+      throw new Error(`the server exited before it was healthy (code ${serverExit.code}, signal ${serverExit.signal})`);
+    }
+    try {
+      const response = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(5_000) });
+      if (response.status === 200) {
+        log(`healthy after ${((HEALTH_TIMEOUT_MS - (deadline - Date.now())) / 1000).toFixed(1)} s`);
+        return;
+      }
+      last = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`GET ${baseURL}/api/health did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000} s (last: ${last})`);
+}
+
+function runPlaywright(url) {
+  log(`npx playwright test ${playwrightArgs.join(' ')}`.trim());
+  const result = spawnSync('npx', ['playwright', 'test', ...playwrightArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, E2E_BASE_URL: url, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  if (result.error) console.error(`[e2e] could not run Playwright: ${result.error.message}`);
+  return result.status ?? 1;
+}
+
+async function stopServer() {
+  if (serverExit || server.pid === undefined) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-server.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  signalGroup('SIGTERM');
+  const timer = setTimeout(() => signalGroup('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function cleanUp() {
+  if (cleanedUp) return;
+  cleanedUp = true;
+  await stopServer();
+  serverLog.end();
+  if (process.env.E2E_KEEP_DATA === '1') {
+    log(`kept DATA_DIR ${dataDir}`);
+  } else {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function printServerLog() {
+  const text = Buffer.concat(logTail).toString('utf8');
+  console.error(`[e2e] ---- server log (${serverLogPath}) ----\n${text.trimEnd() || '(empty)'}\n[e2e] ---- end of server log ----`);
+}

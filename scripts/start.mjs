@@ -1,0 +1,20 @@
+// `npm start`: builds on first run (or when sources are newer than the build), then runs the server.
+// The server applies migrations, seeds the catalog and, on an empty embedded database, creates the demo account.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const built = existsSync('.next/BUILD_ID') && existsSync('dist/server.js');
+if (!built) {
+  console.log('No build found: building Switchboard first (about a minute)…');
+  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('Build failed; see the output above.');
+    process.exit(r.status ?? 1);
+  }
+}
+const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...process.env },
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { db } from '@/server/db';
+import { generateSecret, hashSecret, secretHint, TOKEN_PREFIX } from '@/server/auth/secret-token';
+import { AppError } from '@/server/errors';
+import { microsToUsd, usdToMicros } from '@/server/ledger/money';
+import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+
+export const createApiKeyInput = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  /** Personal account (default: the user's) or an organization id the user may manage keys for. */
+  account_id: z.string().min(1).optional(),
+  credit_limit: z.number().positive().max(1_000_000).nullable().optional(),
+  limit_reset: z.enum(['never', 'daily', 'weekly', 'monthly']).default('never'),
+  expires_at: z.coerce.date().nullable().optional(),
+  allowed_models: z.array(z.string().min(1).max(200)).max(200).default([]),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
+
+export const apiKeySelect = {
+  id: true,
+  name: true,
+  hint: true,
+  accountId: true,
+  userId: true,
+  creditLimitMicros: true,
+  limitReset: true,
+  windowSpentMicros: true,
+  totalSpentMicros: true,
+  allowedModels: true,
+  expiresAt: true,
+  lastUsedAt: true,
+  createdAt: true,
+} as const;
+
+type ApiKeyRow = {
+  id: string;
+  name: string;
+  hint: string;
+  accountId: string;
+  userId: string;
+  creditLimitMicros: bigint | null;
+  limitReset: string;
+  windowSpentMicros: bigint;
+  totalSpentMicros: bigint;
+  allowedModels: string[];
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+};
+
+/** The API key record as clients see it: never the secret, never its hash. */
+export function toApiKeyDto(k: ApiKeyRow) {
+  return {
+    id: k.id,
+    name: k.name,
+    hint: k.hint,
+    account_id: k.accountId,
+    user_id: k.userId,
+    credit_limit: k.creditLimitMicros === null ? null : microsToUsd(k.creditLimitMicros),
+    limit_reset: k.limitReset.toLowerCase(),
+    usage_in_window: microsToUsd(k.windowSpentMicros),
+    usage_total: microsToUsd(k.totalSpentMicros),
+    allowed_models: k.allowedModels,
+    expires_at: k.expiresAt?.toISOString() ?? null,
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    created_at: k.createdAt.toISOString(),
+  };
+}
+export type ApiKeyDto = ReturnType<typeof toApiKeyDto>;
+
+/** Creates a key; the secret is in the result and nowhere else, ever. */
+export async function createApiKey(params: { userId: string; input: CreateApiKeyInput }): Promise<{ key: string; apiKey: ApiKeyDto }> {
+  const input = createApiKeyInput.parse(params.input);
+  const prisma = await db();
+  const user = await prisma.user.findUnique({ where: { id: params.userId }, select: { personalAccountId: true } });
+  if (!user) throw new AppError('not_found', 'User not found');
+  const accountId = input.account_id ?? user.personalAccountId;
+  await assertAccountAccess({ userId: params.userId, accountId, permission: 'keys:create' });
+  if (input.expires_at && input.expires_at.getTime() <= Date.now()) throw new AppError('bad_request', 'expires_at must be in the future');
+
+  const secret = generateSecret(TOKEN_PREFIX.apiKey);
+  const row = await prisma.apiKey.create({
+    data: {
+      accountId,
+      userId: params.userId,
+      name: input.name,
+      keyHash: hashSecret(secret),
+      hint: secretHint(secret, TOKEN_PREFIX.apiKey),
+      creditLimitMicros: input.credit_limit == null ? null : usdToMicros(input.credit_limit),
+      limitReset: input.limit_reset.toUpperCase() as 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY',
+      expiresAt: input.expires_at ?? null,
+      allowedModels: input.allowed_models,
+    },
+    select: apiKeySelect,
+  });
+  return { key: secret, apiKey: toApiKeyDto(row) };
+}

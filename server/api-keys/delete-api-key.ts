@@ -1,0 +1,21 @@
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors';
+import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+
+/**
+ * Deletes (revokes) a key. Effective on the very next request: authentication reads the key row on every
+ * request and refuses rows with deletedAt set. The row stays for the usage history.
+ * Callers: the key's creator, or an owner/admin of the organization the key bills to.
+ */
+export async function deleteApiKey(p: { userId: string; keyId: string }): Promise<void> {
+  const prisma = await db();
+  const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, userId: true, accountId: true, deletedAt: true } });
+  if (!key || key.deletedAt) throw new AppError('not_found', 'API key not found');
+  if (key.userId !== p.userId) {
+    // Someone else's key: allowed only to organization admins; strangers learn nothing (404).
+    await assertAccountAccess({ userId: p.userId, accountId: key.accountId, permission: 'keys:manage-all' }).catch((err) => {
+      throw err.code === 'forbidden' ? err : new AppError('not_found', 'API key not found');
+    });
+  }
+  await prisma.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
+}

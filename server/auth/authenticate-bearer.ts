@@ -1,0 +1,69 @@
+// Bearer authentication shared by the gateway and every /api/v1 route. API keys and account auth tokens use
+// the same header; both are looked up by SHA-256 hash through a unique index on every request (no cache),
+// so a deleted key or revoked token fails on the very next request, whichever server instance serves it.
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors';
+import type { LimitReset } from '@/server/ledger/reserve';
+import { hashSecret, isWellFormedSecret, secretsEqual, TOKEN_PREFIX } from './secret-token';
+
+export interface Principal {
+  kind: 'api_key' | 'auth_token' | 'session';
+  userId: string;
+  /** The account that pays: the key's account, or for tokens and sessions the user's active account. */
+  accountId: string;
+  apiKey?: { id: string; limitReset: LimitReset; allowedModels: string[]; hasCreditLimit: boolean };
+  authTokenId?: string;
+}
+
+const LAST_USED_THROTTLE_MS = 60_000;
+
+export function bearerFromHeader(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+const unauthorized = (message: string) => new AppError('unauthorized', message);
+
+export async function authenticateBearer(authorization: string | null | undefined, now = new Date()): Promise<Principal> {
+  const token = bearerFromHeader(authorization);
+  if (!token) throw unauthorized('Missing credentials: send an API key as "Authorization: Bearer <key>"');
+  if (token.startsWith(TOKEN_PREFIX.apiKey)) return authenticateApiKey(token, now);
+  if (token.startsWith(TOKEN_PREFIX.authToken)) return authenticateAuthToken(token, now);
+  throw unauthorized('Invalid API key');
+}
+
+async function authenticateApiKey(token: string, now: Date): Promise<Principal> {
+  if (!isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) throw unauthorized('Invalid API key');
+  const hash = hashSecret(token);
+  const prisma = await db();
+  const key = await prisma.apiKey.findUnique({
+    where: { keyHash: hash },
+    select: { id: true, keyHash: true, userId: true, accountId: true, deletedAt: true, expiresAt: true, limitReset: true, allowedModels: true, creditLimitMicros: true, lastUsedAt: true },
+  });
+  if (!key || !secretsEqual(key.keyHash, hash) || key.deletedAt) throw unauthorized('Invalid API key');
+  if (key.expiresAt && key.expiresAt <= now) throw unauthorized('This API key has expired');
+  return {
+    kind: 'api_key',
+    userId: key.userId,
+    accountId: key.accountId,
+    apiKey: { id: key.id, limitReset: key.limitReset, allowedModels: key.allowedModels, hasCreditLimit: key.creditLimitMicros !== null },
+  };
+}
+
+async function authenticateAuthToken(token: string, now: Date): Promise<Principal> {
+  if (!isWellFormedSecret(token, TOKEN_PREFIX.authToken)) throw unauthorized('Invalid token');
+  const hash = hashSecret(token);
+  const prisma = await db();
+  const t = await prisma.authToken.findUnique({
+    where: { tokenHash: hash },
+    select: { id: true, tokenHash: true, userId: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { activeAccountId: true, personalAccountId: true } } },
+  });
+  if (!t || !secretsEqual(t.tokenHash, hash) || t.revokedAt) throw unauthorized('Invalid token');
+  if (t.expiresAt && t.expiresAt <= now) throw unauthorized('This token has expired; sign in again');
+  if (!t.lastUsedAt || now.getTime() - t.lastUsedAt.getTime() > LAST_USED_THROTTLE_MS) {
+    // Throttled, and off the request's critical path: a failed write only delays the timestamp.
+    prisma.authToken.update({ where: { id: t.id }, data: { lastUsedAt: now } }).catch(() => {});
+  }
+  return { kind: 'auth_token', userId: t.userId, accountId: t.user.activeAccountId ?? t.user.personalAccountId, authTokenId: t.id };
+}

@@ -1,0 +1,127 @@
+// CLI commands. Each parses its options with zod and calls one service; it returns plain JSON-able data
+// and a human line. The same definitions run in the CLI process (PostgreSQL, or the embedded database
+// when no server holds it) and inside the running server (embedded database held by the server).
+import { z } from 'zod';
+import { db } from '@/server/db';
+import { createApiKey } from '@/server/api-keys/create-api-key';
+import { AppError } from '@/server/errors';
+import { getBalanceOrThrow, grantCredits } from '@/server/ledger/balance';
+import { formatUsd, usdToMicros } from '@/server/ledger/money';
+import { seed } from '@/server/seed';
+import { createUser, findUserByEmailOrThrow } from '@/server/users/create-user';
+import { randomUUID } from 'node:crypto';
+
+export interface CommandResult {
+  data: Record<string, unknown>;
+  text: string;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean'; description: string }>;
+  /** Needs no database (runs locally whatever the mode). */
+  local?: boolean;
+  run(args: Record<string, unknown>): Promise<CommandResult>;
+}
+
+const amountSchema = z
+  .string({ error: '--amount is required (USD, e.g. 10 or 2.50)' })
+  .regex(/^\d+(\.\d{1,6})?$/, '--amount must be a positive USD amount with at most 6 decimals, e.g. 10 or 2.50')
+  .transform((s) => usdToMicros(s))
+  .refine((m) => m > 0n && m <= 1_000_000_000_000n, '--amount must be between $0.000001 and $1,000,000');
+
+function parse<T extends z.ZodType>(schema: T, args: Record<string, unknown>): z.infer<T> {
+  const r = schema.safeParse(args);
+  if (!r.success) throw new AppError('bad_request', r.error.issues.map((i) => i.message).join('; '));
+  return r.data;
+}
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'user:create',
+    summary: 'Create a user (with a personal account)',
+    usage: 'user:create --email E --password P [--name N]',
+    options: { email: { type: 'string', description: 'email address' }, password: { type: 'string', description: 'at least 8 characters' }, name: { type: 'string', description: 'display name' } },
+    async run(args) {
+      const a = parse(z.object({ email: z.string({ error: '--email is required' }), password: z.string({ error: '--password is required' }), name: z.string().optional() }), args);
+      const user = await createUser({ email: a.email, password: a.password, name: a.name, emailVerified: true });
+      return { data: { user }, text: `Created user ${user.email} (id ${user.id}, personal account ${user.personal_account_id})` };
+    },
+  },
+  {
+    name: 'credits:grant',
+    summary: "Add credit to a user's personal account or an organization",
+    usage: 'credits:grant (--email E | --org ID) --amount USD [--note TEXT]',
+    options: { email: { type: 'string', description: "the user's email" }, org: { type: 'string', description: 'organization id' }, amount: { type: 'string', description: 'USD, e.g. 10 or 2.50' }, note: { type: 'string', description: 'reason, kept in the ledger' } },
+    async run(args) {
+      const a = parse(z.object({ email: z.string().optional(), org: z.string().optional(), amount: amountSchema, note: z.string().max(500).optional() }), args);
+      if (!!a.email === !!a.org) throw new AppError('bad_request', 'Give exactly one of --email or --org');
+      let accountId: string;
+      let label: string;
+      if (a.email) {
+        const user = await findUserByEmailOrThrow(a.email);
+        accountId = user.personal_account_id;
+        label = user.email;
+      } else {
+        const org = await (await db()).organization.findUnique({ where: { id: a.org! }, select: { id: true, name: true } });
+        if (!org) throw new AppError('not_found', `No organization with id ${a.org}`);
+        accountId = org.id;
+        label = `organization ${org.name}`;
+      }
+      const entry = await grantCredits({ accountId, amountMicros: a.amount, kind: 'ADJUSTMENT', idempotencyKey: `cli-grant:${randomUUID()}`, note: a.note ?? 'Granted with the CLI' });
+      const balance = await getBalanceOrThrow(accountId);
+      return {
+        data: { account_id: accountId, ledger_entry_id: entry.id, amount: Number(a.amount) / 1e6, balance: Number(balance.totalMicros) / 1e6 },
+        text: `Granted ${formatUsd(a.amount)} to ${label}; balance is now ${formatUsd(balance.totalMicros)}`,
+      };
+    },
+  },
+  {
+    name: 'key:create',
+    summary: 'Create an API key for a user (printed once)',
+    usage: 'key:create --email E [--name N] [--org ID]',
+    options: { email: { type: 'string', description: "the key owner's email" }, name: { type: 'string', description: 'key name (default "CLI key")' }, org: { type: 'string', description: 'organization id the key bills to' } },
+    async run(args) {
+      const a = parse(z.object({ email: z.string({ error: '--email is required' }), name: z.string().optional(), org: z.string().optional() }), args);
+      const user = await findUserByEmailOrThrow(a.email);
+      const { key, apiKey } = await createApiKey({ userId: user.id, input: { name: a.name ?? 'CLI key', account_id: a.org } });
+      return { data: { key, id: apiKey.id }, text: `Created API key "${apiKey.name}" (id ${apiKey.id}) for ${user.email}. It is shown only this once:\n\n  ${key}\n` };
+    },
+  },
+  {
+    name: 'migrate',
+    summary: 'Apply committed database migrations',
+    usage: 'migrate',
+    options: {},
+    async run() {
+      // Opening the database applies pending migrations (see server/db/client.ts); report where we stand.
+      const prisma = await db();
+      const rows = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*)::bigint AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`;
+      const n = Number(rows[0]?.n ?? 0);
+      return { data: { applied_migrations: n }, text: `Database is up to date (${n} migration${n === 1 ? '' : 's'} applied)` };
+    },
+  },
+  {
+    name: 'seed',
+    summary: 'Upsert the model catalog and the plans',
+    usage: 'seed',
+    options: {},
+    async run() {
+      const r = await seed();
+      return { data: r, text: `Seeded ${r.models} models and ${r.plans} plans` };
+    },
+  },
+];
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** Runs a command by name with already-parsed options (used by the server's loopback endpoint too). */
+export async function runCommand(name: string, args: Record<string, unknown>): Promise<CommandResult> {
+  const cmd = findCommand(name);
+  if (!cmd) throw new AppError('bad_request', `Unknown command "${name}". Run with --help to list commands.`);
+  return cmd.run(args);
+}

@@ -1,0 +1,99 @@
+// `npm run cli -- <command> [options] [--json]`. Works with or without the server running: on PostgreSQL
+// it opens the database itself; on the embedded database it goes through the running server when there is
+// one (see server-link.ts), else opens the data directory itself.
+import { parseArgs } from 'node:util';
+import { closeDatabase, openDatabase, setDatabase } from '@/server/db';
+import { env, EnvError } from '@/server/env';
+import { AppError, isAppError } from '@/server/errors';
+import { COMMANDS, findCommand, runCommand, type CommandResult } from './commands';
+import { CLI_ENDPOINT, readLiveServerInfo } from './server-link';
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+  return [
+    'Switchboard CLI',
+    '',
+    'Usage: npm run cli -- <command> [options] [--json]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  --json   print the result as JSON (e.g. key:create prints {"key": "...", "id": "..."})',
+    '  --help   show this help, or a command\'s help: npm run cli -- key:create --help',
+    '',
+    'The database is DATABASE_URL when set, else the embedded one in DATA_DIR (default ./.data).',
+  ].join('\n');
+}
+
+function commandHelp(name: string): string {
+  const c = findCommand(name)!;
+  const opts = Object.entries(c.options).map(([k, o]) => `  --${k.padEnd(10)} ${o.description}`);
+  return [`${c.summary}`, '', `Usage: npm run cli -- ${c.usage} [--json]`, ...(opts.length ? ['', 'Options:', ...opts] : [])].join('\n');
+}
+
+async function viaServer(port: number, token: string, name: string, args: Record<string, unknown>): Promise<CommandResult> {
+  const res = await fetch(`http://127.0.0.1:${port}${CLI_ENDPOINT}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-switchboard-cli-token': token },
+    body: JSON.stringify({ command: name, args }),
+  });
+  const body = (await res.json()) as CommandResult | { error: { message: string; metadata?: { error_type?: string } } };
+  if ('error' in body) throw new AppError((body.error.metadata?.error_type as 'bad_request') ?? 'internal', body.error.message);
+  return body;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const name = argv[0];
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return name ? 0 : 1;
+  }
+  const cmd = findCommand(name);
+  if (!cmd) {
+    console.error(`Unknown command "${name}".\n\n${help()}`);
+    return 2;
+  }
+  const options = { json: { type: 'boolean' as const }, help: { type: 'boolean' as const, short: 'h' }, ...cmd.options };
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args: argv.slice(1), options, strict: true, allowPositionals: false }));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${commandHelp(name)}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(commandHelp(name));
+    return 0;
+  }
+  const json = !!values.json;
+  delete values.json;
+
+  let result: CommandResult;
+  const e = env();
+  const server = e.embedded ? readLiveServerInfo(e.dataDir) : null;
+  if (server) {
+    result = await viaServer(server.port, server.token, name, values);
+  } else {
+    const database = await openDatabase({ databaseUrl: e.DATABASE_URL, dataDir: e.dataDir, poolSize: 2, log: json ? () => {} : (l) => console.error(l) });
+    setDatabase(database);
+    try {
+      result = await runCommand(name, values);
+    } finally {
+      await closeDatabase();
+    }
+  }
+  console.log(json ? JSON.stringify(result.data) : result.text);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof EnvError) console.error(err.message);
+    else if (isAppError(err)) console.error(`Error: ${err.message}`);
+    else if (err?.name === 'ZodError') console.error(`Error: ${err.issues?.map((i: { message: string }) => i.message).join('; ')}`);
+    else console.error(`Error: ${err?.message ?? err}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,138 @@
+// The Prisma client, on embedded PGlite (DATABASE_URL unset) or PostgreSQL through the pg driver adapter.
+//
+// One instance per process, kept on globalThis: in production the custom server (dist/server.js) and
+// Next's own server bundle are two copies of this module in one process, and PGlite allows exactly one
+// opener of a data directory, so whichever copy asks first opens the database and the other reuses it.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { env } from '@/server/env';
+import { PrismaClient } from './generated/client';
+import { applyMigrations } from './migrate';
+import { sqlClientFromPg, sqlClientFromPglite, type SqlClient } from './sql-client';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgres';
+  /** A plain SQL client on the same database, for migrations and health checks. */
+  sql: SqlClient;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgresql://… ; undefined opens the embedded database in dataDir. */
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Apply committed migrations before returning (default true). */
+  migrate?: boolean;
+  /** pg pool size (default 10). */
+  poolSize?: number;
+  log?: (line: string) => void;
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let p: Promise<void> | undefined;
+  return () => (p ??= fn());
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const log = options.log ?? (() => {});
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    pool.on('error', (err) => log(`database pool error: ${err.message}`));
+    const sql: SqlClient = {
+      async query(text, params) {
+        const r = await pool.query(text, params as unknown[]);
+        return { rows: r.rows };
+      },
+      async exec(script) {
+        await pool.query(script);
+      },
+    };
+    if (options.migrate !== false) {
+      const client = await pool.connect();
+      try {
+        await applyMigrations(sqlClientFromPg(client), { log });
+      } finally {
+        client.release();
+      }
+    }
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    return {
+      prisma,
+      kind: 'postgres',
+      sql,
+      close: once(async () => {
+        await prisma.$disconnect();
+        await pool.end().catch(() => {});
+      }),
+    };
+  }
+
+  const dataDir = path.resolve(options.dataDir ?? './.data');
+  mkdirSync(dataDir, { recursive: true });
+  const lock: DataDirLock = acquireDataDirLock(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(path.join(dataDir, 'pglite'));
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const sql = sqlClientFromPglite(pglite);
+  if (options.migrate !== false) await applyMigrations(sql, { log });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    kind: 'pglite',
+    sql,
+    close: once(async () => {
+      await prisma.$disconnect();
+      // $disconnect does not close PGlite; without this the process never exits.
+      await pglite.close();
+      lock.release();
+    }),
+  };
+}
+
+const GLOBAL_KEY = Symbol.for('switchboard.database');
+type GlobalWithDb = typeof globalThis & { [GLOBAL_KEY]?: Promise<Database> };
+
+/** The process-wide database, opened (and migrated) on first use from the environment. */
+export function database(): Promise<Database> {
+  const g = globalThis as GlobalWithDb;
+  g[GLOBAL_KEY] ??= openDatabase({
+    databaseUrl: env().DATABASE_URL,
+    dataDir: env().dataDir,
+    log: (line) => {
+      if (env().LOG_LEVEL !== 'silent') console.log(line);
+    },
+  }).catch((err) => {
+    delete g[GLOBAL_KEY];
+    throw err;
+  });
+  return g[GLOBAL_KEY];
+}
+
+/** Shorthand for services: the Prisma client of the process-wide database. */
+export async function db(): Promise<PrismaClient> {
+  return (await database()).prisma;
+}
+
+/** Use an already-open database as the process-wide one (tests, the CLI). */
+export function setDatabase(d: Database): void {
+  (globalThis as GlobalWithDb)[GLOBAL_KEY] = Promise.resolve(d);
+}
+
+export async function closeDatabase(): Promise<void> {
+  const g = globalThis as GlobalWithDb;
+  const p = g[GLOBAL_KEY];
+  delete g[GLOBAL_KEY];
+  if (p) await (await p).close();
+}

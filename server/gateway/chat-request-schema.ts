@@ -1,0 +1,116 @@
+// The chat completions request, validated once at the edge. Unknown fields are ignored (zod strips them),
+// as OpenAI SDKs and agents send parameters we do not use. The same schema feeds the OpenAPI document.
+import { z } from 'zod';
+import { AppError } from '@/server/errors';
+import type { ChatRequest } from '@/server/providers/types';
+
+export const MAX_MESSAGES = 5_000;
+export const MAX_BODY_BYTES = 25 * 1024 * 1024;
+
+const textPart = z.object({ type: z.literal('text'), text: z.string() });
+const imagePart = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string().min(1, 'image_url.url must not be empty'), detail: z.enum(['auto', 'low', 'high']).optional() }),
+});
+const part = z.discriminatedUnion('type', [textPart, imagePart], {
+  error: (iss) => (iss.code === 'invalid_union' ? 'Unsupported content part: use {"type":"text"} or {"type":"image_url"}' : undefined),
+});
+const content = z.union([z.string(), z.array(part)]);
+
+const toolCall = z.object({
+  id: z.string().min(1),
+  type: z.literal('function').default('function'),
+  function: z.object({ name: z.string().min(1), arguments: z.string().default('') }),
+});
+
+const reasoningDetail = z.union([
+  z.object({ type: z.literal('reasoning.text'), text: z.string().default(''), signature: z.string().nullish(), format: z.string().optional(), index: z.number().optional(), id: z.string().optional() }),
+  z.object({ type: z.literal('reasoning.encrypted'), data: z.string(), format: z.string().optional(), index: z.number().optional(), id: z.string().optional() }),
+  z.object({ type: z.literal('reasoning.summary'), summary: z.string(), format: z.string().optional(), index: z.number().optional(), id: z.string().optional() }),
+]);
+
+const message = z.discriminatedUnion(
+  'role',
+  [
+    z.object({ role: z.enum(['system', 'developer']), content, name: z.string().optional() }),
+    z.object({ role: z.literal('user'), content, name: z.string().optional() }),
+    z.object({
+      role: z.literal('assistant'),
+      content: content.nullish(),
+      tool_calls: z.array(toolCall).optional(),
+      reasoning: z.string().nullish(),
+      reasoning_details: z.array(reasoningDetail).optional(),
+      name: z.string().optional(),
+    }),
+    z.object({ role: z.literal('tool'), content, tool_call_id: z.string({ error: 'tool messages need tool_call_id' }).min(1) }),
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? 'role must be one of system, developer, user, assistant, tool' : undefined) },
+);
+
+const effort = z.enum(['minimal', 'low', 'medium', 'high']);
+
+export const chatRequestSchema = z.object({
+  model: z.string({ error: 'model is required, e.g. "openai/gpt-4o-mini"' }).min(1, 'model is required'),
+  messages: z
+    .array(message, { error: 'messages is required and must be an array' })
+    .min(1, 'messages must not be empty')
+    .max(MAX_MESSAGES, `at most ${MAX_MESSAGES} messages per request`),
+  stream: z.boolean().default(true),
+  temperature: z.number().min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  max_completion_tokens: z.number().int().positive().optional(),
+  stop: z.union([z.string(), z.array(z.string()).max(16)]).optional(),
+  seed: z.number().int().optional(),
+  tools: z
+    .array(
+      z.object({
+        type: z.literal('function'),
+        function: z.object({
+          name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'function names: letters, digits, _ and -, at most 64'),
+          description: z.string().optional(),
+          parameters: z.record(z.string(), z.unknown()).optional(),
+          strict: z.boolean().nullish().transform((v) => v ?? undefined),
+        }),
+      }),
+    )
+    .max(512)
+    .optional(),
+  tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]).optional(),
+  parallel_tool_calls: z.boolean().optional(),
+  response_format: z
+    .union([
+      z.object({ type: z.literal('text') }),
+      z.object({ type: z.literal('json_object') }),
+      z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullish().transform((v) => v ?? undefined), description: z.string().optional() }) }),
+    ])
+    .optional(),
+  user: z.string().max(256).optional(),
+  reasoning: z.object({ effort: effort.optional(), max_tokens: z.number().int().min(0).optional(), exclude: z.boolean().optional(), enabled: z.boolean().optional() }).optional(),
+  reasoning_effort: effort.optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
+});
+
+/** Validates and checks what a schema cannot: a user message exists, tool results answer earlier calls. */
+export function parseChatRequest(json: unknown): ChatRequest {
+  const r = chatRequestSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new AppError('bad_request', `${where}${issue.message}`, { issues: r.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })) });
+  }
+  const req = r.data as ChatRequest;
+  if (!req.messages.some((m) => m.role === 'user')) throw new AppError('bad_request', 'messages must include at least one user message');
+  const callIds = new Set<string>();
+  req.messages.forEach((m, i) => {
+    if (m.role === 'assistant') for (const c of m.tool_calls ?? []) callIds.add(c.id);
+    if (m.role === 'tool' && !callIds.has(m.tool_call_id)) {
+      throw new AppError('bad_request', `messages.${i}.tool_call_id "${m.tool_call_id}" does not match the id of any earlier assistant tool call`);
+    }
+  });
+  return req;
+}
+
+export function hasImages(req: ChatRequest): boolean {
+  return req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+}

@@ -1,0 +1,85 @@
+// POST /api/v1/chat/completions, transport-independent:
+// admit (auth, validate, reserve) → open upstream (retries before the first byte) → stream or answer →
+// meter → settle. Every admitted generation is settled exactly once, whatever happens (finally block).
+import { toErrorBody } from '@/server/errors';
+import { newRequestId } from '@/server/http/request-id';
+import { enqueueSettlement } from '@/server/usage/flush';
+import { EMPTY_USAGE } from '@/server/providers/types';
+import { admit, type Admission } from './admit';
+import { UpstreamHttpError } from './open-upstream';
+import { runNonStreaming } from './run-non-streaming';
+import { runStreaming } from './run-streaming';
+import { chargeFor, type GenerationOutcome } from './outcome';
+import type { ChatTransport } from './transport';
+
+export async function handleChat(t: ChatTransport): Promise<void> {
+  const requestId = newRequestId();
+  const started = performance.now();
+  let a: Admission;
+  try {
+    a = await admit(t);
+  } catch (err) {
+    const { status, body, headers } = toErrorBody(err, requestId);
+    if (status >= 500 && !(err as { code?: string }).code) console.error(`[${requestId}] admission failed`, err);
+    t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
+    return;
+  }
+
+  let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream };
+  try {
+    outcome = a.req.stream ? await runStreaming(t, a, requestId, started) : await runNonStreaming(t, a, requestId);
+  } catch (err) {
+    // Only reached before anything was sent: the client gets an HTTP error; nothing is charged.
+    const aborted = t.signal.aborted;
+    const { status, body, headers } = toErrorBody(err, requestId);
+    if (!aborted) {
+      if (status >= 500 && !(err instanceof UpstreamHttpError) && !(err as { code?: string }).code) console.error(`[${requestId}] generation failed`, err);
+      t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
+    }
+    outcome = {
+      usage: EMPTY_USAGE,
+      produced: false,
+      finishReason: null,
+      status: aborted ? 'ABORTED' : 'ERROR',
+      error: { code: String(body.error.metadata.error_type ?? body.error.code), message: body.error.message },
+      streamed: a.req.stream,
+    };
+  } finally {
+    settle(a, outcome, requestId, started);
+  }
+}
+
+function settle(a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
+  const { costMicros, cacheSavingsMicros } = chargeFor(a.model, o);
+  void enqueueSettlement({
+    generationId: a.generationId,
+    accountId: a.principal.accountId,
+    costMicros,
+    usage: {
+      userId: a.principal.userId,
+      apiKeyId: a.principal.apiKey?.id ?? null,
+      authTokenId: a.principal.authTokenId ?? null,
+      model: a.model.id,
+      provider: a.model.provider,
+      upstreamModel: a.model.upstreamModel,
+      upstreamId: o.upstreamId ?? null,
+      promptTokens: o.usage.promptTokens,
+      completionTokens: o.usage.completionTokens,
+      cachedTokens: o.usage.cachedTokens,
+      cacheWriteTokens: o.usage.cacheWriteTokens,
+      reasoningTokens: o.usage.reasoningTokens,
+      cacheSavingsMicros,
+      latencyMs: Math.round(performance.now() - started),
+      ttftMs: o.ttftMs ?? null,
+      finishReason: o.finishReason,
+      status: o.status,
+      streamed: o.streamed,
+      errorCode: o.error?.code ?? null,
+      errorMessage: o.error?.message ?? null,
+      httpReferer: a.tracking.httpReferer ?? null,
+      xTitle: a.tracking.xTitle ?? null,
+      taskId: a.tracking.taskId ?? null,
+      requestId,
+    },
+  });
+}

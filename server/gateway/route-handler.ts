@@ -1,0 +1,52 @@
+// The chat handler behind a WHATWG Request/Response, for the Next route handler (next dev, serverless).
+// Production serves the same handler on the node:http fast path (server/main.ts).
+import { AppError } from '@/server/errors';
+import { handleChat } from './handle-chat';
+import type { ChatTransport } from './transport';
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+
+export function handleChatRequest(request: Request): Promise<Response> {
+  return new Promise<Response>((resolve) => {
+    const encoder = new TextEncoder();
+    let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+    const clientGone = new AbortController();
+    request.signal.addEventListener('abort', () => clientGone.abort(), { once: true });
+    const transport: ChatTransport = {
+      header: (name) => request.headers.get(name) ?? undefined,
+      async readBody(limit) {
+        const buf = Buffer.from(await request.arrayBuffer());
+        if (buf.length > limit) {
+          throw new AppError('payload_too_large', `Request body is larger than the limit of ${Math.round(limit / 1_000_000)} MB`);
+        }
+        return buf;
+      },
+      signal: clientGone.signal,
+      sendJson(status, body, headers) {
+        resolve(Response.json(body, { status, headers }));
+      },
+      startStream(headers) {
+        const stream = new ReadableStream<Uint8Array>({
+          start: (c) => void (controller = c),
+          cancel: () => clientGone.abort(),
+        });
+        resolve(new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...headers } }));
+      },
+      write(text) {
+        try {
+          controller?.enqueue(encoder.encode(text));
+        } catch {
+          clientGone.abort();
+        }
+      },
+      end() {
+        try {
+          controller?.close();
+        } catch {
+          /* already closed */
+        }
+      },
+    };
+    void handleChat(transport);
+  });
+}

@@ -1,0 +1,46 @@
+import { AppError } from '@/server/errors';
+import type { ConvertedResponse } from '@/server/providers/types';
+import type { Admission } from './admit';
+import { completionBody, usageOut } from './chat-chunks';
+import { chargeFor, type GenerationOutcome } from './outcome';
+import { openUpstream } from './open-upstream';
+import type { ChatTransport } from './transport';
+
+export async function runNonStreaming(t: ChatTransport, a: Admission, requestId: string): Promise<GenerationOutcome> {
+  const adapter = a.provider.adapter;
+  let body: unknown;
+  if (adapter.local) {
+    body = adapter.local.complete(a.req);
+  } else {
+    const res = await openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal);
+    const text = await res.body.text();
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new AppError('upstream_error', `The provider (${a.model.provider}) returned a response that is not JSON`, { provider: a.model.provider });
+    }
+  }
+  const converted: ConvertedResponse = adapter.convertResponse(body, a.ctx);
+  const message = { ...converted.message };
+  if (a.req.reasoning?.exclude) {
+    delete message.reasoning;
+    delete message.reasoning_details;
+  }
+  const produced = !!(message.content || message.tool_calls?.length || message.reasoning || message.reasoning_details?.length);
+  const outcome: GenerationOutcome = {
+    usage: converted.usage,
+    produced,
+    finishReason: converted.finishReason,
+    status: converted.error ? 'ERROR' : 'SUCCESS',
+    error: converted.error,
+    upstreamId: converted.upstreamId,
+    streamed: false,
+  };
+  const { costMicros } = chargeFor(a.model, outcome);
+  t.sendJson(
+    200,
+    completionBody({ id: a.generationId, model: a.model.id, provider: a.model.provider, message, finishReason: converted.finishReason, usage: usageOut(converted.usage, costMicros), error: converted.error }),
+    { 'x-request-id': requestId },
+  );
+  return outcome;
+}

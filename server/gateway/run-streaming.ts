@@ -1,0 +1,125 @@
+// The streaming path. Upstream bytes are parsed once (shared SSE parser), translated by the provider's
+// converter and written to the client as they arrive: no buffering, one write per delta, backpressure
+// from a slow client pauses the upstream read. Every stream ends with a finish chunk carrying usage, or
+// an error chunk, and then [DONE] — never a silent cut.
+import { createSseParser } from '@/server/providers/sse';
+import type { MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '@/server/providers/types';
+import type { Admission } from './admit';
+import { ChunkWriter, DONE, KEEPALIVE, usageOut } from './chat-chunks';
+import { chargeFor, estimateTokensFromChars, type GenerationOutcome } from './outcome';
+import { openUpstream, UpstreamHttpError } from './open-upstream';
+import type { ChatTransport } from './transport';
+
+let keepAliveMs = 10_000;
+/** Tests shorten the keep-alive interval. */
+export function setKeepAliveInterval(ms: number): void {
+  keepAliveMs = ms;
+}
+
+export async function runStreaming(t: ChatTransport, a: Admission, requestId: string, started: number): Promise<GenerationOutcome> {
+  const adapter = a.provider.adapter;
+  const converter: StreamConverter = adapter.createStreamConverter(a.ctx);
+  let events: AsyncIterable<SseEvent>;
+  let earlyError: MidStreamError | null = null;
+
+  if (adapter.local) {
+    events = adapter.local.stream(a.req, t.signal);
+  } else {
+    try {
+      const res = await openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal);
+      events = parseBody(res.body);
+    } catch (err) {
+      // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code.
+      if (err instanceof UpstreamHttpError && err.failure.kind === 'context_length_exceeded') {
+        earlyError = { code: 'context_length_exceeded', message: err.message };
+        events = (async function* () {})();
+      } else throw err;
+    }
+  }
+
+  const w = new ChunkWriter(a.generationId, a.model.id, a.model.provider);
+  t.startStream({ 'x-request-id': requestId, 'x-generation-id': a.generationId });
+  let lastWrite = Date.now();
+  const write = (s: string) => {
+    lastWrite = Date.now();
+    return t.write(s);
+  };
+  await write(w.delta({ role: 'assistant', content: '' }));
+  const keepAlive = setInterval(() => {
+    if (Date.now() - lastWrite >= keepAliveMs) void write(KEEPALIVE);
+  }, Math.max(50, Math.floor(keepAliveMs / 2)));
+
+  const exclude = !!a.req.reasoning?.exclude;
+  let outputChars = 0;
+  let ttftMs: number | undefined;
+  let failure: MidStreamError | null = earlyError;
+  try {
+    for await (const ev of events) {
+      for (const d of converter.push(ev)) {
+        if (exclude) stripReasoning(d);
+        const n = deltaChars(d);
+        if (n === 0 && !d.tool_calls && !d.reasoning_details) continue;
+        outputChars += n;
+        ttftMs ??= Math.round(performance.now() - started);
+        const p = write(w.delta(d));
+        if (p) await p;
+      }
+      if (t.signal.aborted) break;
+    }
+  } catch (err) {
+    if (!t.signal.aborted) failure = { code: 'server_error', message: `The provider (${a.model.provider}) stream failed: ${(err as Error).message ?? 'connection lost'}` };
+  } finally {
+    clearInterval(keepAlive);
+  }
+
+  const aborted = t.signal.aborted;
+  failure ??= converter.error;
+  if (!failure && !aborted && !converter.done && !converter.finishReason) {
+    failure = { code: 'server_error', message: `The provider (${a.model.provider}) closed the stream before finishing` };
+  }
+  const usage = completeUsage(converter.usage, a, outputChars);
+  const outcome: GenerationOutcome = {
+    usage,
+    produced: outputChars > 0,
+    finishReason: failure ? 'error' : converter.finishReason ?? 'stop',
+    status: aborted ? 'ABORTED' : failure ? 'ERROR' : 'SUCCESS',
+    error: failure ?? undefined,
+    ttftMs,
+    upstreamId: converter.upstreamId ?? undefined,
+    streamed: true,
+  };
+  if (!aborted) {
+    const u = usageOut(usage, chargeFor(a.model, outcome).costMicros);
+    await write(failure ? w.error(failure, u, { provider: a.model.provider, request_id: requestId }) : w.finish(converter.finishReason ?? 'stop', u));
+    await write(DONE);
+    t.end();
+  }
+  return outcome;
+}
+
+async function* parseBody(body: AsyncIterable<Buffer>): AsyncIterable<SseEvent> {
+  const parser = createSseParser();
+  for await (const chunk of body) yield* parser.push(chunk);
+  yield* parser.end();
+}
+
+function stripReasoning(d: StreamDelta): void {
+  delete d.reasoning;
+  delete d.reasoning_details;
+}
+
+function deltaChars(d: StreamDelta): number {
+  let n = (d.content?.length ?? 0) + (d.reasoning?.length ?? 0);
+  if (d.tool_calls) for (const c of d.tool_calls) n += (c.function.arguments?.length ?? 0) + (c.function.name?.length ?? 0);
+  return n;
+}
+
+/**
+ * Usage for billing when the upstream did not (fully) report it: a stream cut, an abort, an error.
+ * We then charge what we can see was generated (≈4 characters per token) and the prompt estimate.
+ */
+function completeUsage(reported: NormalizedUsage | null, a: Admission, outputChars: number): NormalizedUsage {
+  const seenCompletion = estimateTokensFromChars(outputChars);
+  if (!reported) return { promptTokens: estimateTokensFromChars(a.req.messages.reduce((n, m) => n + JSON.stringify(m.content ?? '').length, 0)), completionTokens: seenCompletion, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+  return reported.completionTokens >= seenCompletion ? reported : { ...reported, completionTokens: seenCompletion };
+}

@@ -1,0 +1,14 @@
+// The chat handler is written once against this small interface; node-handler.ts adapts node:http (the
+// production fast path) and route-handler.ts adapts WHATWG Request/Response (Next route handler).
+export interface ChatTransport {
+  header(name: string): string | undefined;
+  readBody(limit: number): Promise<Buffer>;
+  /** Fires when the client goes away. */
+  readonly signal: AbortSignal;
+  sendJson(status: number, body: unknown, headers: Record<string, string>): void;
+  /** Sends 200 with SSE headers. */
+  startStream(headers: Record<string, string>): void;
+  /** Writes SSE text; resolves at once unless the client is not keeping up (backpressure). */
+  write(text: string): Promise<void> | void;
+  end(): void;
+}

@@ -1,0 +1,85 @@
+// The wrapper every /api/v1 route handler goes through: request id, authentication, zod parsing of the
+// body and query, and one error translation into the spec's body. Handlers stay thin: parse, call one
+// service, shape the output.
+import type { z } from 'zod';
+import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
+import { AppError, toErrorBody } from '@/server/errors';
+import { newRequestId } from './request-id';
+
+export interface ApiContext<P> {
+  request: Request;
+  requestId: string;
+  params: P;
+  principal: Principal;
+}
+
+type Handler<P> = (ctx: ApiContext<P>) => Promise<unknown | Response>;
+
+interface Options {
+  /** Routes such as the public model list may be called without a credential. */
+  public?: boolean;
+  status?: number;
+}
+
+/** JSON-safe output: bigint money never reaches JSON.stringify unconverted. */
+function replacer(_k: string, v: unknown) {
+  return typeof v === 'bigint' ? v.toString() : v;
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body, replacer), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+export function errorResponse(err: unknown, requestId: string): Response {
+  const { status, body, headers } = toErrorBody(err, requestId);
+  if (status >= 500 && !(err as { code?: string })?.code) console.error(`[${requestId}]`, err);
+  return json(body, status, { ...headers, 'x-request-id': requestId });
+}
+
+export function apiRoute<P = Record<string, string>>(handler: Handler<P>, options: Options = {}) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    const requestId = newRequestId();
+    try {
+      const principal = options.public
+        ? ((await authenticateBearer(request.headers.get('authorization')).catch(() => null)) as Principal)
+        : await authenticateBearer(request.headers.get('authorization'));
+      const params = (await context?.params) ?? ({} as P);
+      const out = await handler({ request, requestId, params, principal });
+      if (out instanceof Response) {
+        out.headers.set('x-request-id', requestId);
+        return out;
+      }
+      if (out === undefined) return new Response(null, { status: 204, headers: { 'x-request-id': requestId } });
+      return json(out, options.status ?? 200, { 'x-request-id': requestId });
+    } catch (err) {
+      return errorResponse(err, requestId);
+    }
+  };
+}
+
+/** Parses a JSON body with a zod schema; malformed JSON and schema failures are 400s that say what is wrong. */
+export async function parseBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  let raw: unknown;
+  const text = await request.text();
+  try {
+    raw = text.length ? JSON.parse(text) : {};
+  } catch {
+    throw new AppError('bad_request', 'Malformed JSON in request body');
+  }
+  return parseWith(schema, raw);
+}
+
+export function parseQuery<T extends z.ZodType>(request: Request, schema: T): z.infer<T> {
+  return parseWith(schema, Object.fromEntries(new URL(request.url).searchParams));
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new AppError('bad_request', `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`, {
+      issues: r.error.issues.slice(0, 10).map((x) => ({ path: x.path.join('.'), message: x.message })),
+    });
+  }
+  return r.data;
+}

@@ -1,0 +1,24 @@
+// Responses on the node:http fast path, in the same shapes as the Next route handlers.
+import type { ServerResponse } from 'node:http';
+import { toErrorBody } from '@/server/errors';
+
+export function sendNodeJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'x-request-id': requestId,
+    ...headers,
+  });
+  res.end(payload);
+}
+
+export function sendNodeError(res: ServerResponse, err: unknown, requestId: string): void {
+  const { status, body, headers } = toErrorBody(err, requestId);
+  if (status >= 500 && !(err as { code?: string })?.code) console.error(`[${requestId}]`, err);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendNodeJson(res, status, body, requestId, headers);
+}

@@ -1,0 +1,139 @@
+// Settle a generation: in ONE transaction release its reservation, charge the actual cost (promotional
+// credit first, in order of expiry), update the key's spend and write the usage record. Because the usage
+// record, the ledger entry and the reservation change commit together, a generation is charged and
+// recorded exactly once (a second settle finds the reservation no longer ACTIVE and does nothing).
+import { db } from '@/server/db';
+import { postLedgerEntry, type Tx } from './post-ledger-entry';
+
+export interface UsageFields {
+  userId?: string | null;
+  apiKeyId?: string | null;
+  authTokenId?: string | null;
+  model: string;
+  provider: string;
+  upstreamModel?: string;
+  upstreamId?: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  cacheSavingsMicros?: bigint;
+  latencyMs: number;
+  ttftMs?: number | null;
+  finishReason?: string | null;
+  status: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  streamed: boolean;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  httpReferer?: string | null;
+  xTitle?: string | null;
+  taskId?: string | null;
+  requestId?: string | null;
+}
+
+export interface SettleInput {
+  generationId: string;
+  accountId: string;
+  costMicros: bigint;
+  usage: UsageFields;
+  /** Status of the reservation when it is closed (SETTLED normally, EXPIRED by the sweeper). */
+  closeAs?: 'SETTLED' | 'EXPIRED';
+}
+
+export interface SettleResult {
+  settled: boolean;
+  costMicros: bigint;
+}
+
+const clip = (s: string | null | undefined, n: number) => (s == null ? s : s.slice(0, n));
+
+export async function settleGeneration(input: SettleInput): Promise<SettleResult> {
+  const prisma = await db();
+  return prisma.$transaction((tx) => settleInTx(tx, input));
+}
+
+export async function settleInTx(tx: Tx, input: SettleInput): Promise<SettleResult> {
+  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null }[]>`
+    UPDATE "Reservation" SET status = ${input.closeAs ?? 'SETTLED'}::"ReservationStatus", "settledMicros" = ${input.costMicros}, "settledAt" = now()
+    WHERE "generationId" = ${input.generationId} AND status = 'ACTIVE'::"ReservationStatus"
+    RETURNING "amountMicros", "apiKeyId"`;
+  if (closed.length === 0) return { settled: false, costMicros: 0n };
+  const { amountMicros: reserved, apiKeyId } = closed[0];
+  const cost = input.costMicros < 0n ? 0n : input.costMicros;
+
+  await tx.$executeRaw`UPDATE "Account" SET "reservedMicros" = "reservedMicros" - ${reserved} WHERE id = ${input.accountId}`;
+  if (apiKeyId) {
+    // The window counter held the reservation; replace it by the actual cost.
+    await tx.$executeRaw`
+      UPDATE "ApiKey" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${reserved} + ${cost}),
+                          "totalSpentMicros" = "totalSpentMicros" + ${cost}
+      WHERE id = ${apiKeyId}`;
+  }
+
+  if (cost > 0n) {
+    const promoPart = await drawPromotionalCredit(tx, input.accountId, cost);
+    await postLedgerEntry(tx, {
+      accountId: input.accountId,
+      kind: 'USAGE',
+      paidMicros: -(cost - promoPart),
+      promoMicros: -promoPart,
+      idempotencyKey: `usage:${input.generationId}`,
+      generationId: input.generationId,
+    });
+  }
+
+  const u = input.usage;
+  await tx.usageRecord.create({
+    data: {
+      id: input.generationId,
+      accountId: input.accountId,
+      userId: u.userId ?? null,
+      apiKeyId: u.apiKeyId ?? null,
+      authTokenId: u.authTokenId ?? null,
+      model: u.model,
+      provider: u.provider,
+      upstreamModel: u.upstreamModel ?? '',
+      upstreamId: clip(u.upstreamId, 200),
+      promptTokens: u.promptTokens,
+      completionTokens: u.completionTokens,
+      cachedTokens: u.cachedTokens,
+      cacheWriteTokens: u.cacheWriteTokens,
+      reasoningTokens: u.reasoningTokens,
+      costMicros: cost,
+      cacheSavingsMicros: u.cacheSavingsMicros ?? 0n,
+      latencyMs: u.latencyMs,
+      ttftMs: u.ttftMs ?? null,
+      finishReason: u.finishReason ?? null,
+      status: u.status,
+      streamed: u.streamed,
+      errorCode: clip(u.errorCode, 100),
+      errorMessage: clip(u.errorMessage, 1000),
+      httpReferer: clip(u.httpReferer, 500),
+      xTitle: clip(u.xTitle, 200),
+      taskId: clip(u.taskId, 200),
+      requestId: clip(u.requestId, 100),
+    },
+  });
+  return { settled: true, costMicros: cost };
+}
+
+/** Takes up to `cost` from unexpired promotion grants (earliest expiry first); returns what was taken. */
+async function drawPromotionalCredit(tx: Tx, accountId: string, cost: bigint): Promise<bigint> {
+  const [acct] = await tx.$queryRaw<{ promoMicros: bigint }[]>`SELECT "promoMicros" FROM "Account" WHERE id = ${accountId} FOR UPDATE`;
+  if (!acct || acct.promoMicros <= 0n) return 0n;
+  let remaining = cost < acct.promoMicros ? cost : acct.promoMicros;
+  const taken = remaining;
+  const grants = await tx.$queryRaw<{ id: string; remainingMicros: bigint }[]>`
+    SELECT id, "remainingMicros" FROM "PromotionGrant"
+    WHERE "accountId" = ${accountId} AND "remainingMicros" > 0 AND "expiredAt" IS NULL
+    ORDER BY "expiresAt" ASC NULLS LAST, "createdAt" ASC FOR UPDATE`;
+  for (const g of grants) {
+    if (remaining <= 0n) break;
+    const take = g.remainingMicros < remaining ? g.remainingMicros : remaining;
+    await tx.$executeRaw`UPDATE "PromotionGrant" SET "remainingMicros" = "remainingMicros" - ${take} WHERE id = ${g.id}`;
+    remaining -= take;
+  }
+  // Grants and the cached bucket agree by construction; if they ever did not, charge the bucket anyway.
+  return taken;
+}

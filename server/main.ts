@@ -1,0 +1,123 @@
+// The production server (`npm start` → dist/server.js). A plain node:http server in front of Next.js:
+// the chat endpoint is served on a node:http fast path (a Next route handler costs ~5× the CPU per request,
+// see ARCHITECTURE.md), the loopback CLI endpoint is handled here, and everything else goes to Next.
+// `next dev` serves the same gateway through app/api/v1/chat/completions/route.ts.
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import next from 'next';
+import { closeDatabase, database } from '@/server/db';
+import { env, EnvError } from '@/server/env';
+import { handleChatNode } from '@/server/gateway/node-handler';
+import { startReservationSweeper } from '@/server/ledger/sweep-reservations';
+import { handleCliRequest } from '@/server/http/internal-cli';
+import { newRequestId } from '@/server/http/request-id';
+import { sendNodeError } from '@/server/http/node-response';
+import { AppError } from '@/server/errors';
+import { ensureDemoAccount, seed, DEMO_EMAIL } from '@/server/seed';
+import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
+import { startUsageFlusher } from '@/server/usage/flush';
+
+const CHAT_PATH = '/api/v1/chat/completions';
+
+async function main() {
+  let e;
+  try {
+    e = env();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const started = Date.now();
+  const dbInfo = e.embedded ? `embedded PGlite in ${e.dataDir}` : `PostgreSQL (${new URL(e.DATABASE_URL!).host})`;
+  console.log(`Switchboard: opening the database (${dbInfo})…`);
+  const database_ = await database();
+  const seeded = await seed();
+  console.log(`Switchboard: database ready, ${seeded.models} models and ${seeded.plans} plans in the catalog`);
+  const demo = e.embedded && !e.SKIP_DEMO ? await ensureDemoAccount() : null;
+
+  // dist/server.js lives one level below the project root, where .next/ is.
+  const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname: 'localhost', port: e.PORT });
+  await app.prepare();
+  const handleNext = app.getRequestHandler();
+  let cliToken = '';
+
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    if (pathname === CHAT_PATH || pathname === CHAT_PATH + '/') {
+      if (req.method === 'POST') return void handleChatNode(req, res);
+      if (req.method !== 'OPTIONS') {
+        return sendNodeError(res, new AppError('method_not_allowed', 'Use POST for /api/v1/chat/completions', {}, { allow: 'POST' }), newRequestId());
+      }
+    }
+    if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken);
+    handleNext(req, res).catch((err) => {
+      console.error('next handler failed', err);
+      if (!res.headersSent) sendNodeError(res, err, newRequestId());
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 0; // streams may run for many minutes
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(e.PORT, e.HOST, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  if (e.embedded) cliToken = writeServerInfo(e.dataDir, { pid: process.pid, port });
+  const stopSweeper = startReservationSweeper();
+  const stopFlusher = startUsageFlusher();
+
+  const base = `http://localhost:${port}`;
+  console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);
+  console.log(`  Console        ${base}/`);
+  console.log(`  API base URL   ${base}/api/v1`);
+  console.log(`  Health         ${base}/api/health`);
+  if (demo) {
+    console.log('');
+    console.log('  A demo account was created (shown only this once):');
+    console.log(`    email     ${demo.email}`);
+    console.log(`    password  ${demo.password}`);
+    console.log(`    API key   ${demo.key}`);
+    console.log(`    credit    $${demo.creditUsd.toFixed(2)}`);
+    console.log('');
+    console.log('  Try it:');
+    console.log(`    curl ${base}/api/v1/chat/completions -H "Authorization: Bearer ${demo.key}" \\`);
+    console.log(`      -H "Content-Type: application/json" -d '{"model":"switchboard/echo","messages":[{"role":"user","content":"Hello!"}]}'`);
+  } else if (e.embedded && !e.SKIP_DEMO) {
+    console.log(`  Demo account: ${DEMO_EMAIL} (its password and key were printed on the first start).`);
+    console.log(`  New key: npm run cli -- key:create --email ${DEMO_EMAIL}`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Switchboard: ${signal}, shutting down…`);
+    stopSweeper();
+    if (e.embedded) removeServerInfo(e.dataDir);
+    server.close();
+    server.closeIdleConnections();
+    // Let in-flight generations settle (they are recorded before their streams end), then close.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (await new Promise<number>((r) => server.getConnections((_, n) => r(n)))) > 0) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await stopFlusher();
+    await closeDatabase().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error('Switchboard failed to start:', err instanceof Error ? err.message : err);
+  if (err instanceof Error && !(err instanceof AppError)) console.error(err.stack);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+// The permission matrix, in one place. Personal accounts: the owner may do everything. Organizations:
+//   member  — use the organization's models (keys of their own), see their own usage
+//   billing — + payments, credits, auto top-up, plans
+//   admin   — + members, invites, everyone's keys, everyone's usage, settings
+//   owner   — + delete the organization, manage owners
+export type Role = 'OWNER' | 'ADMIN' | 'BILLING' | 'MEMBER';
+
+export const PERMISSIONS = {
+  'org:read': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
+  'org:update': ['OWNER', 'ADMIN'],
+  'org:delete': ['OWNER'],
+  'members:read': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
+  'members:manage': ['OWNER', 'ADMIN'],
+  'invites:manage': ['OWNER', 'ADMIN'],
+  'keys:create': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
+  'keys:manage-all': ['OWNER', 'ADMIN'],
+  'usage:read-own': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
+  'usage:read-all': ['OWNER', 'ADMIN', 'BILLING'],
+  'billing:read': ['OWNER', 'ADMIN', 'BILLING'],
+  'billing:manage': ['OWNER', 'BILLING'],
+  'plan:manage': ['OWNER', 'BILLING'],
+  'chat:use': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function roleAllows(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  OWNER: 'Everything, including deleting the organization and managing owners',
+  ADMIN: 'Manage members, invites, API keys and settings; see all usage',
+  BILLING: 'Manage payments, credits, auto top-up and plans; see all usage',
+  MEMBER: "Use the organization's models with their own keys and see their own usage",
+};

@@ -1,0 +1,82 @@
+// Operator-defined OpenAI-compatible providers (Ollama, vLLM, Groq, OpenRouter…), configured without code
+// changes through CUSTOM_PROVIDERS: a JSON array, or the path of a JSON file holding one. Each provider's
+// models join the catalog as "<provider id>/<model id>".
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { env, rawEnv } from '@/server/env';
+import type { CatalogEntry } from '@/server/catalog/catalog-data';
+
+const price = z.number().min(0).max(10_000).default(0); // USD per million tokens
+
+export const customProviderSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'provider id: lower-case letters, digits and dashes'),
+  baseUrl: z.string().url(),
+  apiKey: z.string().optional(),
+  /** Name of an environment variable holding the key (keeps secrets out of the JSON). */
+  apiKeyEnv: z.string().optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  supportsStreamOptions: z.boolean().default(true),
+  models: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(120),
+        name: z.string().optional(),
+        upstreamModel: z.string().optional(),
+        contextLength: z.number().int().positive().default(32_768),
+        maxOutputTokens: z.number().int().positive().default(4_096),
+        inputPrice: price,
+        outputPrice: price,
+        cacheReadPrice: price,
+        supportsReasoning: z.boolean().default(false),
+        supportsImages: z.boolean().default(false),
+        supportsTools: z.boolean().default(true),
+      }),
+    )
+    .min(1),
+});
+export type CustomProvider = z.infer<typeof customProviderSchema> & { resolvedApiKey?: string };
+
+const RESERVED = new Set(['openai', 'anthropic', 'google', 'gemini', 'deepseek', 'switchboard', 'echo']);
+
+let parsed: CustomProvider[] | undefined;
+
+export function customProviders(): CustomProvider[] {
+  if (parsed) return parsed;
+  const raw = env().CUSTOM_PROVIDERS;
+  if (!raw) return (parsed = []);
+  const text = raw.trim().startsWith('[') ? raw : existsSync(raw) ? readFileSync(raw, 'utf8') : null;
+  if (text === null) throw new Error(`CUSTOM_PROVIDERS: neither a JSON array nor an existing file: ${raw}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`CUSTOM_PROVIDERS is not valid JSON: ${(err as Error).message}`);
+  }
+  const result = z.array(customProviderSchema).safeParse(json);
+  if (!result.success) throw new Error(`CUSTOM_PROVIDERS: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  for (const p of result.data) if (RESERVED.has(p.id)) throw new Error(`CUSTOM_PROVIDERS: "${p.id}" is a built-in provider id`);
+  parsed = result.data.map((p) => ({ ...p, resolvedApiKey: p.apiKey ?? (p.apiKeyEnv ? rawEnv(p.apiKeyEnv) : undefined) }));
+  return parsed;
+}
+
+export function customCatalogEntries(): CatalogEntry[] {
+  const usd = (n: number) => Math.round(n * 1_000_000);
+  return customProviders().flatMap((p) =>
+    p.models.map((m) => ({
+      id: `${p.id}/${m.id}`,
+      name: m.name ?? `${p.id}: ${m.id}`,
+      description: `Served by ${p.baseUrl}`,
+      provider: p.id,
+      upstreamModel: m.upstreamModel ?? m.id,
+      contextLength: m.contextLength,
+      maxOutputTokens: m.maxOutputTokens,
+      inputPrice: usd(m.inputPrice),
+      outputPrice: usd(m.outputPrice),
+      cacheReadPrice: usd(m.cacheReadPrice),
+      cacheWritePrice: 0,
+      supportsReasoning: m.supportsReasoning,
+      supportsImages: m.supportsImages,
+      supportsTools: m.supportsTools,
+    })),
+  );
+}

@@ -1,0 +1,116 @@
+import { AppError } from '@/server/errors';
+import type { ChatRequest, ConvertContext, ResolvedModel, ToolChoice, ToolDefinition, UpstreamRequest } from '../types';
+import { convertMessages } from './convert-messages';
+import { convertToolParameters } from './convert-schema';
+
+/**
+ * ChatRequest → Gemini v1beta `generateContent` (or `streamGenerateContent?alt=sse`, whose SSE framing the
+ * shared parser reads; without alt=sse Gemini streams one JSON array). The key goes in `x-goog-api-key`,
+ * never in the URL, where proxies and logs would keep it.
+ */
+export function convertGeminiRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
+  const { systemInstruction, contents } = convertMessages(req.messages);
+  const tools = convertTools(req.tools);
+  const toolConfig = tools && req.tool_choice !== undefined ? convertToolChoice(req.tool_choice, req.tools ?? []) : undefined;
+  const generationConfig = convertGenerationConfig(req, ctx.model);
+
+  const body = {
+    ...(systemInstruction ? { systemInstruction } : {}),
+    contents,
+    ...(tools ? { tools } : {}),
+    ...(toolConfig ? { toolConfig } : {}),
+    ...(Object.keys(generationConfig).length ? { generationConfig } : {}),
+  };
+  // Tolerate a base URL configured with or without the version segment.
+  const base = ctx.config.baseUrl.replace(/\/+$/, '').replace(/\/v1beta$/, '');
+  const model = encodeURIComponent(ctx.model.upstreamModel.replace(/^models\//, ''));
+  const action = req.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  return {
+    url: `${base}/v1beta/models/${model}:${action}`,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(ctx.config.apiKey ? { 'x-goog-api-key': ctx.config.apiKey } : {}),
+    },
+    body: JSON.stringify(body),
+  };
+}
+
+function convertTools(tools: ToolDefinition[] | undefined) {
+  if (!tools?.length) return undefined;
+  const functionDeclarations = tools.map(({ function: fn }) => {
+    const parameters = convertToolParameters(fn.parameters, fn.name);
+    // `strict` has no Gemini equivalent and is dropped.
+    return { name: fn.name, ...(fn.description ? { description: fn.description } : {}), ...(parameters ? { parameters } : {}) };
+  });
+  return [{ functionDeclarations }];
+}
+
+function convertToolChoice(choice: ToolChoice, tools: ToolDefinition[]) {
+  if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
+  if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
+  if (choice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
+  const name = choice.function.name;
+  if (!tools.some((t) => t.function.name === name)) throw new AppError('bad_request', `tool_choice names "${name}", which is not among tools`);
+  return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [name] } };
+}
+
+/** Dropped on purpose: n (we read one candidate), parallel_tool_calls (no Gemini switch), user. */
+function convertGenerationConfig(req: ChatRequest, model: ResolvedModel): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  // Gemini's temperature range is 0–2 like OpenAI's: passed through as is.
+  if (req.temperature !== undefined) config.temperature = req.temperature;
+  if (req.top_p !== undefined) config.topP = req.top_p;
+  const maxTokens = req.max_completion_tokens ?? req.max_tokens;
+  if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
+  if (req.stop !== undefined) {
+    const stops = typeof req.stop === 'string' ? [req.stop] : req.stop;
+    if (stops.length) config.stopSequences = stops;
+  }
+  if (req.seed !== undefined) config.seed = req.seed;
+
+  const format = req.response_format;
+  if (format?.type === 'json_object') config.responseMimeType = 'application/json';
+  if (format?.type === 'json_schema') {
+    config.responseMimeType = 'application/json';
+    // responseJsonSchema (v1beta) takes the client's JSON Schema as a free-form value, $ref, $defs and
+    // additionalProperties included; responseSchema would need the same lossy OpenAPI-subset conversion as
+    // tool parameters and fails the request on any keyword it does not know.
+    if (format.json_schema.schema) config.responseJsonSchema = format.json_schema.schema;
+  }
+
+  const thinkingConfig = convertThinking(req, model);
+  if (thinkingConfig) config.thinkingConfig = thinkingConfig;
+  return config;
+}
+
+/*
+ * Thinking budgets (Gemini 2.5; Gemini 3 still accepts thinkingBudget in place of thinkingLevel):
+ *  - 2.5 Pro: 128…32768 and thinking cannot be turned off, so "disabled" means the minimum, 128.
+ *  - 2.5 Flash-Lite: 512…24576, 0 turns it off.   - 2.5 Flash: 1…24576, 0 turns it off.
+ *  - -1 lets the model size its own budget ("dynamic thinking"), the default when the client says nothing.
+ * Effort → budget: minimal 512, low 1024, medium 8192, high 24576 (Flash's maximum), clamped to the model.
+ */
+const EFFORT_BUDGET = { minimal: 512, low: 1024, medium: 8192, high: 24576 } as const;
+
+function budgetRange(upstreamModel: string): { min: number; max: number; canDisable: boolean } {
+  if (/flash-lite/.test(upstreamModel)) return { min: 512, max: 24576, canDisable: true };
+  if (/pro/.test(upstreamModel)) return { min: 128, max: 32768, canDisable: false };
+  return { min: 1, max: 24576, canDisable: true };
+}
+
+function convertThinking(req: ChatRequest, model: ResolvedModel) {
+  // Models without thinking answer 400 to any thinkingConfig.
+  if (!model.supportsReasoning) return undefined;
+  const reasoning = req.reasoning ?? {};
+  const range = budgetRange(model.upstreamModel);
+  // A zero budget is the client's way of saying "off" too.
+  if (reasoning.enabled === false || reasoning.max_tokens === 0) {
+    return { includeThoughts: false, thinkingBudget: range.canDisable ? 0 : range.min };
+  }
+  const effort = reasoning.effort ?? req.reasoning_effort;
+  const requested = reasoning.max_tokens ?? (effort ? EFFORT_BUDGET[effort] : undefined);
+  const thinkingBudget = requested === undefined ? -1 : Math.min(range.max, Math.max(range.min, requested));
+  // exclude: the model still thinks (and bills for it) but the summaries are not sent to the client.
+  return { includeThoughts: reasoning.exclude !== true, thinkingBudget };
+}

@@ -1,0 +1,132 @@
+// chat.completion.chunk events → StreamDelta. OpenAI's stream is already in the shape we send, so this
+// mostly validates and picks fields; the state it keeps is the finish reason, the usage (the last chunk,
+// with `choices: []`, when stream_options.include_usage is on), a mid-stream error, [DONE] and the
+// response id (the same `chatcmpl-…` on every chunk).
+import { z } from 'zod';
+import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta, ToolCallDelta } from '../types';
+import { convertOpenAIStreamError, openAIErrorSchema } from './convert-error';
+import { toolArgumentsSchema, toolArgumentsToString, type OpenAIDialect } from './convert-response';
+import { convertOpenAIUsage, openAIUsageSchema } from './convert-usage';
+import { mapOpenAIFinishReason } from './map-finish-reason';
+
+const toolCallDeltaSchema = z.looseObject({
+  index: z.number().nullish(),
+  id: z.string().nullish(),
+  type: z.string().nullish(),
+  function: z.looseObject({ name: z.string().nullish(), arguments: toolArgumentsSchema }).nullish(),
+});
+
+const chunkSchema = z.looseObject({
+  id: z.string().nullish(),
+  choices: z
+    .array(
+      z.looseObject({
+        index: z.number().nullish(),
+        delta: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish(), tool_calls: z.array(toolCallDeltaSchema).nullish() }).nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  usage: openAIUsageSchema.nullish(),
+  error: z.union([openAIErrorSchema, z.string()]).nullish(),
+});
+
+type RawToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
+
+const UNREADABLE_CHUNK: MidStreamError = { code: 'server_error', message: 'The upstream provider sent a stream chunk the gateway cannot read' };
+
+export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): StreamConverter {
+  const mapFinishReason = dialect.mapFinishReason ?? mapOpenAIFinishReason;
+  const convertUsage = dialect.convertUsage ?? convertOpenAIUsage;
+  let finishReason: FinishReason | null = null;
+  let usage: NormalizedUsage | null = null;
+  let error: MidStreamError | null = null;
+  let done = false;
+  let upstreamId: string | null = null;
+  // Servers that omit a tool call's `index` (Gemini's compatibility layer, some proxies) still give each
+  // call an id: a new id opens the next index, a fragment without one continues the last call.
+  const indexById = new Map<string, number>();
+  let lastIndex = -1;
+
+  function toolCallIndex(call: RawToolCallDelta): number {
+    const index = typeof call.index === 'number' ? call.index : call.id ? indexById.get(call.id) ?? lastIndex + 1 : Math.max(lastIndex, 0);
+    if (call.id) indexById.set(call.id, index);
+    lastIndex = index;
+    return index;
+  }
+
+  function convertToolCall(call: RawToolCallDelta): ToolCallDelta {
+    const delta: ToolCallDelta = { index: toolCallIndex(call), function: {} };
+    if (call.id) {
+      delta.id = call.id;
+      delta.type = 'function';
+    }
+    if (call.function?.name) delta.function.name = call.function.name;
+    const args = toolArgumentsToString(call.function?.arguments);
+    if (args !== undefined) delta.function.arguments = args;
+    return delta;
+  }
+
+  function push(event: SseEvent): StreamDelta[] {
+    if (done) return []; // nothing after [DONE] is part of the answer
+    if (event.data === '[DONE]') {
+      done = true;
+      return [];
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(event.data);
+    } catch {
+      error ??= UNREADABLE_CHUNK;
+      return [];
+    }
+    const parsed = chunkSchema.safeParse(json);
+    if (!parsed.success) {
+      error ??= UNREADABLE_CHUNK;
+      return [];
+    }
+    const chunk = parsed.data;
+    upstreamId ??= chunk.id || null;
+    if (chunk.error) {
+      error = convertOpenAIStreamError(typeof chunk.error === 'string' ? { message: chunk.error } : chunk.error);
+      return [];
+    }
+    if (chunk.usage) usage = convertUsage(chunk.usage);
+
+    // We never ask for n > 1; the usage chunk has no choice at all.
+    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+    if (!choice) return [];
+    const mapped = mapFinishReason(choice.finish_reason);
+    if (mapped) finishReason = mapped;
+
+    const delta: StreamDelta = {};
+    if (choice.delta) {
+      const reasoning = dialect.readReasoning?.(choice.delta);
+      if (reasoning) delta.reasoning = reasoning;
+      // Same choice as the non-streaming converter: a structured-output refusal is shown as content.
+      const content = choice.delta.content || choice.delta.refusal;
+      if (content) delta.content = content;
+      if (choice.delta.tool_calls?.length) delta.tool_calls = choice.delta.tool_calls.map(convertToolCall);
+    }
+    return delta.reasoning !== undefined || delta.content !== undefined || delta.tool_calls !== undefined ? [delta] : [];
+  }
+
+  return {
+    push,
+    get finishReason() {
+      return finishReason;
+    },
+    get usage() {
+      return usage;
+    },
+    get error() {
+      return error;
+    },
+    get done() {
+      return done;
+    },
+    get upstreamId() {
+      return upstreamId;
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// Test support for the gateway: a fake upstream speaking every provider's wire format (replaying the
+// fixtures kept next to each adapter), the real chat handler on a real node:http server, and a funded
+// user with an API key. Tests choose what the upstream answers through `upstream.respond`.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resetEnvCache } from '@/server/env';
+import { createApiKey } from '@/server/api-keys/create-api-key';
+import { seedCatalog } from '@/server/catalog/seed-catalog';
+import { handleChatNode } from '@/server/gateway/node-handler';
+import { resetRateLimits } from '@/server/gateway/rate-limit';
+import { grantCredits } from '@/server/ledger/balance';
+import { resetProviderRegistry } from '@/server/providers/registry';
+import { createUser } from '@/server/users/create-user';
+import { fixtureChunks, readFixture, startFakeUpstream, type FakeResponse } from './fake-upstream';
+
+export type Responder = (req: { path: string; body: any; headers: Record<string, string | string[] | undefined> }) => FakeResponse | Promise<FakeResponse>;
+
+export interface GatewayHarness {
+  baseUrl: string;
+  upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+  respond: Responder;
+  close(): Promise<void>;
+}
+
+/** Points every provider at one fake upstream and serves the chat handler; call inside beforeAll. */
+export async function startGatewayHarness(): Promise<GatewayHarness> {
+  const h = { respond: (() => ({ status: 500, json: { error: { message: 'no responder set' } } })) as Responder } as GatewayHarness;
+  const upstream = await startFakeUpstream((req) => h.respond({ path: req.path, body: req.body, headers: req.headers }));
+  process.env.OPENAI_BASE_URL = `${upstream.url}/v1`;
+  process.env.OPENAI_API_KEY = 'sk-upstream-openai-SECRET';
+  process.env.ANTHROPIC_BASE_URL = upstream.url;
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-upstream-SECRET';
+  process.env.GEMINI_BASE_URL = upstream.url;
+  process.env.GEMINI_API_KEY = 'gemini-upstream-SECRET';
+  process.env.DEEPSEEK_BASE_URL = upstream.url;
+  process.env.DEEPSEEK_API_KEY = 'sk-deepseek-upstream-SECRET';
+  process.env.RATE_LIMIT_RPM = '100000';
+  resetEnvCache();
+  resetProviderRegistry();
+  resetRateLimits();
+  await seedCatalog();
+
+  const server = http.createServer((req, res) => void handleChatNode(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  h.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  h.upstream = upstream;
+  h.close = async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await upstream.close();
+  };
+  return h;
+}
+
+/** A user with a personal account holding `usd` of credit, and an API key. */
+export async function fundedUser(usd = 10, email = `u${Math.random().toString(36).slice(2)}@example.com`) {
+  const user = await createUser({ email, password: 'password123' });
+  if (usd > 0) await grantCredits({ accountId: user.personal_account_id, amountMicros: BigInt(Math.round(usd * 1e6)), idempotencyKey: `test:${email}` });
+  const { key, apiKey } = await createApiKey({ userId: user.id, input: { name: 'test' } });
+  return { user, key, apiKey };
+}
+
+/** A responder replaying `<provider>/__fixtures__/<scenario>` as SSE or JSON depending on the request. */
+export function replay(provider: string, scenario: string): Responder {
+  return (req) => {
+    const streaming = req.body?.stream === true || req.path.includes('streamGenerateContent');
+    if (streaming) return { status: 200, headers: { 'content-type': 'text/event-stream' }, sse: fixtureChunks(provider, `${scenario}.chunks.txt`) };
+    return { status: 200, json: JSON.parse(readFixture(provider, `${scenario}.json`)) };
+  };
+}
+
+export async function readSse(res: Response): Promise<{ chunks: any[]; raw: string; done: boolean; comments: number }> {
+  const raw = await res.text();
+  const chunks: any[] = [];
+  let done = false;
+  let comments = 0;
+  for (const block of raw.split('\n\n')) {
+    if (!block.trim()) continue;
+    if (block.startsWith(':')) {
+      comments++;
+      continue;
+    }
+    const data = block.replace(/^data: /, '');
+    if (data === '[DONE]') done = true;
+    else chunks.push(JSON.parse(data));
+  }
+  return { chunks, raw, done, comments };
+}
