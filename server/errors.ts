@@ -66,6 +66,17 @@ export function toErrorBody(err: unknown, requestId?: string): { status: number;
       body: { error: { code, message: err.message, metadata: { ...err.metadata, error_type: err.code, ...(requestId ? { request_id: requestId } : {}) } } },
     };
   }
+  // A zod schema inside a service refused its input: that is the caller's 400, with what was wrong.
+  if (err instanceof Error && err.name === 'ZodError' && Array.isArray((err as { issues?: unknown }).issues)) {
+    const issues = (err as unknown as { issues: { path: PropertyKey[]; message: string }[] }).issues;
+    const first = issues[0];
+    const message = `${first?.path?.length ? first.path.join('.') + ': ' : ''}${first?.message ?? 'Invalid input'}`;
+    return {
+      status: 400,
+      headers: {},
+      body: { error: { code: 400, message, metadata: { error_type: 'bad_request', issues: issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })), ...(requestId ? { request_id: requestId } : {}) } } },
+    };
+  }
   // Unknown failures leak nothing: no message, no stack, no SQL.
   return {
     status: 500,

@@ -35,7 +35,10 @@ export function estimatePromptTokens(req: ChatRequest): number {
   for (const m of req.messages) {
     const c = m.content;
     if (typeof c === 'string') bytes += Buffer.byteLength(c);
-    else if (Array.isArray(c)) for (const p of c) p.type === 'text' ? (bytes += Buffer.byteLength(p.text)) : images++;
+    else if (Array.isArray(c)) for (const p of c) {
+      if (p.type === 'text') bytes += Buffer.byteLength(p.text);
+      else images++;
+    }
     if (m.role === 'assistant') for (const t of m.tool_calls ?? []) bytes += t.function.arguments.length + t.function.name.length;
     bytes += 16; // role and message framing
   }
