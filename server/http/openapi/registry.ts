@@ -1,0 +1,54 @@
+// The OpenAPI document is generated from the same zod schemas that validate requests, so it cannot drift.
+// Each domain declares its endpoints in `server/<domain>/<domain>.openapi.ts` with defineEndpoint(); the
+// document (document.ts) imports those files and assembles GET /api/v1/openapi.json.
+import { z } from 'zod';
+
+export interface EndpointSpec {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI path with {params}, relative to /api/v1, e.g. "/organizations/{id}/members". */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** false for public endpoints (models, health). */
+  auth?: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The 2xx response body. */
+  response?: z.ZodType;
+  /** Status of the success response (default 200). */
+  status?: number;
+  /** Error statuses this endpoint may answer besides 400/401/500. */
+  errors?: number[];
+  /** Non-JSON success response (e.g. text/event-stream). */
+  responseContentType?: string;
+}
+
+const endpoints: EndpointSpec[] = [];
+
+export function defineEndpoint(spec: EndpointSpec): EndpointSpec {
+  endpoints.push(spec);
+  return spec;
+}
+
+export function registeredEndpoints(): readonly EndpointSpec[] {
+  return endpoints;
+}
+
+/** The spec's error body, shared by every error response. */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.union([z.number().int(), z.string()]).describe('HTTP status, or a string identifier such as context_length_exceeded'),
+      message: z.string(),
+      metadata: z.record(z.string(), z.unknown()).describe('Extra context: error_type, request_id, provider details…'),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const s = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  delete s.$schema;
+  return s;
+}
