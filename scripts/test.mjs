@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order, stopping at the first failing step.
 //
-//  1. `npx vitest run`      unit and integration tests (*.test.ts, see vitest.config.ts)
-//  2. `npm run test:e2e`    Playwright against the production server (scripts/e2e.mjs)
+//  1. `tsc --noEmit`        type check (strict)
+//  2. `eslint .`            lint, including the rule that keeps server/db out of app/ and server/trpc/
+//  3. `npx vitest run`      unit and integration tests (*.test.ts, see vitest.config.ts)
+//  4. `npm run test:e2e`    Playwright against the production server (scripts/e2e.mjs)
 //
 // Exits with the failing step's code. The last line is always `N passed, M failed`, summed from
 // Vitest's and Playwright's JSON reports, for CI to read. A step that fails without reporting a failed
@@ -22,6 +24,9 @@ const playwrightReport = path.join(root, 'e2e', 'artifacts', 'results.json');
 const totals = { passed: 0, failed: 0 };
 
 const steps = [
+  // Static checks first: they are cheap and a type error or a forbidden import is a real failure.
+  { name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit', '-p', '.'], before: () => {}, count: () => undefined },
+  { name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'], before: () => {}, count: () => undefined },
   {
     name: 'vitest',
     command: 'npx',

@@ -59,6 +59,11 @@ export function customProviders(): CustomProvider[] {
   return parsed;
 }
 
+/** Tests change CUSTOM_PROVIDERS between cases. */
+export function resetCustomProviders(): void {
+  parsed = undefined;
+}
+
 export function customCatalogEntries(): CatalogEntry[] {
   const usd = (n: number) => Math.round(n * 1_000_000);
   return customProviders().flatMap((p) =>
