@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:e2e [-- <playwright args>]`: end-to-end tests against the real production server.
 //
-//  1. Builds (`npm run build`) when dist/server.js or .next/BUILD_ID is missing.
+//  1. Builds (`npm run build`) when there is no build or the sources changed since (scripts/needs-build.mjs).
 //  2. Starts `node dist/server.js` on a free port with a fresh, empty DATA_DIR (embedded PGlite),
 //     NODE_ENV=production and PUBLIC_URL set to its own address, so every run begins from first boot
 //     (demo account included: SKIP_DEMO unset).
@@ -21,6 +21,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'n
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { buildReason } from './needs-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const artifacts = path.join(root, 'e2e', 'artifacts');
@@ -29,6 +30,9 @@ const HEALTH_TIMEOUT_MS = 90_000;
 const playwrightArgs = process.argv.slice(2);
 
 const log = (message) => console.log(`[e2e] ${message}`);
+// Set once started; read by runPlaywright and cleanUp (which may run before they are).
+let e2eDataDir = '';
+let upstream;
 
 if (process.env.E2E_BASE_URL) {
   log(`testing the server already running at ${process.env.E2E_BASE_URL}`);
@@ -43,8 +47,15 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-e2e-'));
 const baseURL = `http://127.0.0.1:${port}`;
 mkdirSync(artifacts, { recursive: true });
 
+// Every provider points at a local fake that replays the recorded wire formats (test/fake-upstream-server.ts).
+upstream = await startFakeUpstream();
+e2eDataDir = dataDir;
 // PUBLIC_URL: links the server hands out (invites, checkout, device flow) must point at this server.
-const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseURL, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+const env = {
+  ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseURL, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1',
+  OPENAI_BASE_URL: `${upstream.url}/v1`, OPENAI_API_KEY: 'sk-e2e-openai', ANTHROPIC_BASE_URL: upstream.url, ANTHROPIC_API_KEY: 'sk-e2e-anthropic',
+  GEMINI_BASE_URL: upstream.url, GEMINI_API_KEY: 'e2e-gemini', DEEPSEEK_BASE_URL: upstream.url, DEEPSEEK_API_KEY: 'sk-e2e-deepseek',
+};
 delete env.SKIP_DEMO;
 delete env.E2E_BASE_URL;
 
@@ -91,11 +102,10 @@ try {
 process.exit(exitCode);
 
 function buildIfNeeded() {
-  const required = serverCmd ? ['.next/BUILD_ID'] : ['dist/server.js', '.next/BUILD_ID'];
-  const missing = required.filter((file) => !existsSync(path.join(root, file)));
-  if (missing.length === 0) return;
+  const reason = serverCmd ? (existsSync(path.join(root, '.next/BUILD_ID')) ? null : 'no build found') : buildReason(root);
+  if (!reason) return;
   const buildCmd = process.env.E2E_BUILD_CMD?.trim() || 'npm run build';
-  log(`${missing.join(' and ')} missing: running ${buildCmd}`);
+  log(`${reason}: running ${buildCmd}`);
   const result = spawnSync(buildCmd, { cwd: root, stdio: 'inherit', shell: true, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   if (result.status !== 0) {
     console.error(`[e2e] build failed (exit ${result.status ?? result.signal})`);
@@ -142,7 +152,8 @@ function runPlaywright(url) {
   const result = spawnSync('npx', ['playwright', 'test', ...playwrightArgs], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, E2E_BASE_URL: url, NEXT_TELEMETRY_DISABLED: '1' },
+    // E2E_DATA_DIR lets fixtures run the CLI against this server's embedded database (through the server).
+    env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: e2eDataDir, NEXT_TELEMETRY_DISABLED: '1' },
   });
   if (result.error) console.error(`[e2e] could not run Playwright: ${result.error.message}`);
   return result.status ?? 1;
@@ -168,12 +179,28 @@ async function cleanUp() {
   if (cleanedUp) return;
   cleanedUp = true;
   await stopServer();
+  upstream?.child.kill('SIGTERM');
   serverLog.end();
   if (process.env.E2E_KEEP_DATA === '1') {
     log(`kept DATA_DIR ${dataDir}`);
   } else {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function startFakeUpstream() {
+  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'test/fake-upstream-server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const line = buf.split('\n')[0];
+      if (buf.includes('\n')) resolve(JSON.parse(line).port);
+    });
+    child.on('exit', (code) => reject(new Error(`fake upstream exited (${code})`)));
+  });
+  log(`fake upstream on 127.0.0.1:${port}`);
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 function printServerLog() {

@@ -1,11 +1,11 @@
 // `npm start`: builds on first run (or when sources are newer than the build), then runs the server.
 // The server applies migrations, seeds the catalog and, on an empty embedded database, creates the demo account.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { buildReason } from './needs-build.mjs';
 
-const built = existsSync('.next/BUILD_ID') && existsSync('dist/server.js');
-if (!built) {
-  console.log('No build found: building Switchboard first (about a minute)…');
+const reason = buildReason(process.cwd());
+if (reason) {
+  console.log(`Building Switchboard first (${reason}; about a minute)…`);
   const r = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   if (r.status !== 0) {
     console.error('Build failed; see the output above.');
