@@ -10,7 +10,7 @@ import { env, EnvError } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { startReservationSweeper } from '@/server/ledger/sweep-reservations';
 import { handleCliRequest } from '@/server/http/internal-cli';
-import { newRequestId } from '@/server/http/request-id';
+import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
 import { AppError } from '@/server/errors';
 import { ensureDemoAccount, seed, DEMO_EMAIL } from '@/server/seed';
@@ -55,9 +55,13 @@ async function main() {
       }
     }
     if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken);
+    // Every response carries x-request-id; route handlers reuse this id (server/http/api-route.ts).
+    const requestId = newRequestId();
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    res.setHeader('x-request-id', requestId);
     handleNext(req, res).catch((err) => {
       console.error('next handler failed', err);
-      if (!res.headersSent) sendNodeError(res, err, newRequestId());
+      if (!res.headersSent) sendNodeError(res, err, requestId);
     });
   });
   server.keepAliveTimeout = 65_000;

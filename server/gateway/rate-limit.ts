@@ -52,3 +52,10 @@ export async function checkRateLimit(subject: string, limit = env().RATE_LIMIT_R
 export function resetRateLimits(): void {
   local.clear();
 }
+
+/** Closes the Redis connection (tests, shutdown); the next call reconnects per REDIS_URL. */
+export async function closeRateLimiter(): Promise<void> {
+  const r = redis;
+  redis = undefined;
+  if (r) await r.quit().catch(() => r.disconnect());
+}

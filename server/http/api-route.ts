@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
 import { AppError, toErrorBody } from '@/server/errors';
-import { newRequestId } from './request-id';
+import { requestIdFor } from './request-id';
 
 export interface ApiContext<P> {
   request: Request;
@@ -38,7 +38,7 @@ export function errorResponse(err: unknown, requestId: string): Response {
 
 export function apiRoute<P = Record<string, string>>(handler: Handler<P>, options: Options = {}) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
-    const requestId = newRequestId();
+    const requestId = requestIdFor(request);
     try {
       const principal = options.public
         ? ((await authenticateBearer(request.headers.get('authorization')).catch(() => null)) as Principal)
