@@ -12,6 +12,7 @@ import { startReservationSweeper } from '@/server/ledger/sweep-reservations';
 import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
+import { jsonMethodNotAllowed } from '@/server/http/json-method-not-allowed';
 import { AppError } from '@/server/errors';
 import { ensureDemoAccount, seed, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
@@ -59,6 +60,7 @@ async function main() {
     const requestId = newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('x-request-id', requestId);
+    if (pathname.startsWith('/api/')) jsonMethodNotAllowed(res, requestId, req.method ?? 'GET', pathname);
     handleNext(req, res).catch((err) => {
       console.error('next handler failed', err);
       if (!res.headersSent) sendNodeError(res, err, requestId);

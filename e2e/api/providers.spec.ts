@@ -62,3 +62,15 @@ test('errors through the production server keep the spec body', async ({ request
   const unauth = await request.post(`${apiBaseURL}/chat/completions`, { data: {}, headers: {} });
   expect(unauth.status()).toBe(401);
 });
+
+test('every response carries x-request-id, and /api errors are JSON even for an unsupported method', async ({ request, apiBaseURL, origin }) => {
+  const put = await request.put(`${apiBaseURL}/models`, { data: {} });
+  expect(put.status()).toBe(405);
+  expect(put.headers()['x-request-id']).toMatch(/^req_/);
+  expect((await put.json()).error).toMatchObject({ code: 405, metadata: { error_type: 'method_not_allowed' } });
+  const page = await request.get(`${origin}/`);
+  expect(page.headers()['x-request-id']).toMatch(/^req_/);
+  const models = await request.get(`${apiBaseURL}/models`);
+  expect(models.headers()['x-request-id']).toBe(models.headers()['x-request-id']);
+  expect(models.headers()['x-request-id']).toMatch(/^req_/);
+});

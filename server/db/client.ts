@@ -75,12 +75,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
   }
 
-  const dataDir = path.resolve(options.dataDir ?? './.data');
+  // turbopackIgnore: the data directory is chosen at run time, it is not part of the build's file trace.
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ options.dataDir ?? './.data');
   mkdirSync(dataDir, { recursive: true });
   const lock: DataDirLock = acquireDataDirLock(dataDir);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(path.join(dataDir, 'pglite'));
+    pglite = await PGlite.create(path.join(/*turbopackIgnore: true*/ dataDir, 'pglite'));
   } catch (err) {
     lock.release();
     throw err;
