@@ -25,8 +25,12 @@ export interface Admission {
   tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
 }
 
-export async function admit(t: ChatTransport): Promise<Admission> {
-  const principal = await authenticateBearer(t.header('authorization'));
+/**
+ * @param authenticated a principal the caller already authenticated (the console's playground, signed in
+ *   with a session); otherwise the Bearer credential of the request is used.
+ */
+export async function admit(t: ChatTransport, authenticated?: Principal): Promise<Admission> {
+  const principal = authenticated ?? (await authenticateBearer(t.header('authorization')));
   await checkRateLimit(principal.apiKey?.id ?? `user:${principal.userId}`);
 
   const ct = t.header('content-type');

@@ -1,6 +1,7 @@
 // POST /api/v1/chat/completions, transport-independent:
 // admit (auth, validate, reserve) → open upstream (retries before the first byte) → stream or answer →
 // meter → settle. Every admitted generation is settled exactly once, whatever happens (finally block).
+import type { Principal } from '@/server/auth/authenticate-bearer';
 import { toErrorBody } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
 import { enqueueSettlement } from '@/server/usage/flush';
@@ -12,12 +13,12 @@ import { runStreaming } from './run-streaming';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import type { ChatTransport } from './transport';
 
-export async function handleChat(t: ChatTransport): Promise<void> {
+export async function handleChat(t: ChatTransport, authenticated?: Principal): Promise<void> {
   const requestId = newRequestId();
   const started = performance.now();
   let a: Admission;
   try {
-    a = await admit(t);
+    a = await admit(t, authenticated);
   } catch (err) {
     const { status, body, headers } = toErrorBody(err, requestId);
     if (status >= 500 && !(err as { code?: string }).code) console.error(`[${requestId}] admission failed`, err);

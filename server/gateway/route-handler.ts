@@ -1,12 +1,13 @@
 // The chat handler behind a WHATWG Request/Response, for the Next route handler (next dev, serverless).
 // Production serves the same handler on the node:http fast path (server/main.ts).
+import type { Principal } from '@/server/auth/authenticate-bearer';
 import { AppError } from '@/server/errors';
 import { handleChat } from './handle-chat';
 import type { ChatTransport } from './transport';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
 
-export function handleChatRequest(request: Request): Promise<Response> {
+export function handleChatRequest(request: Request, authenticated?: Principal): Promise<Response> {
   return new Promise<Response>((resolve) => {
     const encoder = new TextEncoder();
     let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
@@ -47,6 +48,6 @@ export function handleChatRequest(request: Request): Promise<Response> {
         }
       },
     };
-    void handleChat(transport);
+    void handleChat(transport, authenticated);
   });
 }
