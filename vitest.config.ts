@@ -2,7 +2,16 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: {
+    alias: [
+      { find: /^@\//, replacement: path.resolve(__dirname) + '/' },
+      // next-auth imports "next/server" without an extension; Next ships no exports map, so plain Node ESM
+      // resolution (which Vitest uses for dependencies) needs the file name.
+      { find: /^next\/server$/, replacement: 'next/server.js' },
+    ],
+  },
+  // Let Vite resolve next-auth's imports (through the alias above) instead of Node.
+  ssr: { noExternal: ['next-auth', '@auth/core'] },
   test: {
     include: ['server/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['node_modules', 'e2e', '.next', 'dist'],

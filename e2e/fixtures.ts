@@ -1,12 +1,39 @@
 // The base every spec imports `test` and `expect` from. Later specs extend it further (signed-in pages,
 // API keys, fake upstreams): `export const test = base.extend<{ user: User }>({ ... })`.
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 
 /** Named screenshots kept between runs (the HTML report holds the per-test ones). */
 export const screenshotDir = path.join(__dirname, 'artifacts', 'screenshots');
 
+/** A user created through the public sign-up endpoint (not signed in anywhere yet). */
+export interface E2eUser {
+  email: string;
+  password: string;
+  name: string;
+  id: string;
+}
+
+/** A fresh email for each call, so specs running in parallel never collide. */
+export const uniqueEmail = (label = 'e2e') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+/** Signs in through the real sign-in page and accepts the terms when asked; ends on `callbackUrl`. */
+export async function signInThroughUi(page: Page, user: Pick<E2eUser, 'email' | 'password'>, callbackUrl = '/'): Promise<void> {
+  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+  if (new URL(page.url()).pathname === '/terms') await page.getByRole('button', { name: 'Accept and continue' }).click();
+  await page.waitForURL((url) => url.pathname + url.search === callbackUrl);
+}
+
 type Fixtures = {
+  /** A user made with POST /api/v1/auth/sign-up. */
+  user: E2eUser;
+  /** `page`, signed in as `user` (terms accepted). */
+  signedInPage: Page;
   /** The server under test without a trailing slash, e.g. http://127.0.0.1:41234. */
   origin: string;
   /** `${origin}/api/v1`, what OpenAI SDKs take as their base URL. */
@@ -41,6 +68,19 @@ export const test = base.extend<Fixtures>({
     });
     await use(page);
     expect(problems, 'errors in the browser console').toEqual([]);
+  },
+
+  user: async ({ request, apiBaseURL }, use) => {
+    const credentials = { email: uniqueEmail('user'), password: `pw-${randomUUID()}`, name: 'E2E User' };
+    const res = await request.post(`${apiBaseURL}/auth/sign-up`, { data: credentials });
+    expect(res.status(), await res.text()).toBe(201);
+    const { user } = await res.json();
+    await use({ ...credentials, id: user.id });
+  },
+
+  signedInPage: async ({ page, user }, use) => {
+    await signInThroughUi(page, user);
+    await use(page);
   },
 
   saveScreenshot: async ({ page }, use, testInfo) => {

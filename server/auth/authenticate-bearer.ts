@@ -1,7 +1,7 @@
 // Bearer authentication shared by the gateway and every /api/v1 route. API keys and account auth tokens use
 // the same header; both are looked up by SHA-256 hash through a unique index on every request (no cache),
 // so a deleted key or revoked token fails on the very next request, whichever server instance serves it.
-import { db } from '@/server/db';
+import { database, db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import type { LimitReset } from '@/server/ledger/reserve';
 import { hashSecret, isWellFormedSecret, secretsEqual, TOKEN_PREFIX } from './secret-token';
@@ -33,21 +33,39 @@ export async function authenticateBearer(authorization: string | null | undefine
   throw unauthorized('Invalid API key');
 }
 
+interface ApiKeyRow {
+  id: string;
+  keyHash: string;
+  userId: string;
+  accountId: string;
+  deleted: boolean;
+  expiresAtMs: number | string | null;
+  limitReset: LimitReset;
+  allowedModels: string[] | null;
+  hasCreditLimit: boolean;
+}
+
+// The per-request key lookup, in plain SQL on the database's own pool (PostgreSQL) or instance (PGlite): one
+// round trip and no ORM work on the hot path. Timestamps come back as epoch milliseconds (the columns hold
+// UTC) and the credit limit as a flag, so no driver-specific date or bigint parsing is involved.
+const API_KEY_BY_HASH = `
+  SELECT id, "keyHash", "userId", "accountId", "deletedAt" IS NOT NULL AS deleted,
+         floor(extract(epoch FROM "expiresAt") * 1000)::float8 AS "expiresAtMs",
+         "limitReset"::text AS "limitReset", "allowedModels", "creditLimitMicros" IS NOT NULL AS "hasCreditLimit"
+  FROM "ApiKey" WHERE "keyHash" = $1`;
+
 async function authenticateApiKey(token: string, now: Date): Promise<Principal> {
   if (!isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) throw unauthorized('Invalid API key');
   const hash = hashSecret(token);
-  const prisma = await db();
-  const key = await prisma.apiKey.findUnique({
-    where: { keyHash: hash },
-    select: { id: true, keyHash: true, userId: true, accountId: true, deletedAt: true, expiresAt: true, limitReset: true, allowedModels: true, creditLimitMicros: true, lastUsedAt: true },
-  });
-  if (!key || !secretsEqual(key.keyHash, hash) || key.deletedAt) throw unauthorized('Invalid API key');
-  if (key.expiresAt && key.expiresAt <= now) throw unauthorized('This API key has expired');
+  const { rows } = await (await database()).sql.query<ApiKeyRow>(API_KEY_BY_HASH, [hash], { name: 'sb_api_key_by_hash' });
+  const key = rows[0];
+  if (!key || !secretsEqual(key.keyHash, hash) || key.deleted) throw unauthorized('Invalid API key');
+  if (key.expiresAtMs !== null && Number(key.expiresAtMs) <= now.getTime()) throw unauthorized('This API key has expired');
   return {
     kind: 'api_key',
     userId: key.userId,
     accountId: key.accountId,
-    apiKey: { id: key.id, limitReset: key.limitReset, allowedModels: key.allowedModels, hasCreditLimit: key.creditLimitMicros !== null },
+    apiKey: { id: key.id, limitReset: key.limitReset, allowedModels: key.allowedModels ?? [], hasCreditLimit: key.hasCreditLimit },
   };
 }
 

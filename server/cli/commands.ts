@@ -7,6 +7,8 @@ import { createApiKey } from '@/server/api-keys/create-api-key';
 import { AppError } from '@/server/errors';
 import { getBalanceOrThrow, grantCredits } from '@/server/ledger/balance';
 import { formatUsd, usdToMicros } from '@/server/ledger/money';
+import { createPromotion, normalizePromotionCode } from '@/server/promotions/create-promotion';
+import { grantPromotion } from '@/server/promotions/grant-promotion';
 import { seed } from '@/server/seed';
 import { createUser, findUserByEmailOrThrow } from '@/server/users/create-user';
 import { randomUUID } from 'node:crypto';
@@ -88,6 +90,65 @@ export const COMMANDS: Command[] = [
       const user = await findUserByEmailOrThrow(a.email);
       const { key, apiKey } = await createApiKey({ userId: user.id, input: { name: a.name ?? 'CLI key', account_id: a.org } });
       return { data: { key, id: apiKey.id }, text: `Created API key "${apiKey.name}" (id ${apiKey.id}) for ${user.email}. It is shown only this once:\n\n  ${key}\n` };
+    },
+  },
+  {
+    name: 'promotion:create',
+    summary: 'Create a promotion code users can redeem for credit',
+    usage: 'promotion:create --code C --amount USD [--name N] [--expires-days N] [--redeemable-days N] [--max-redemptions N]',
+    options: {
+      code: { type: 'string', description: 'the code users type (case-insensitive), e.g. WELCOME10' },
+      amount: { type: 'string', description: 'USD of credit per redemption, e.g. 10 or 2.50' },
+      name: { type: 'string', description: 'shown to users (default: the code)' },
+      'expires-days': { type: 'string', description: 'granted credit expires N days after redemption (default: never)' },
+      'redeemable-days': { type: 'string', description: 'the code can be redeemed for N days from now (default: no deadline)' },
+      'max-redemptions': { type: 'string', description: 'how many accounts may redeem it (default: unlimited)' },
+    },
+    async run(args) {
+      const days = (flag: string) => z.coerce.number({ error: `--${flag} must be a whole number` }).int(`--${flag} must be a whole number`).min(1, `--${flag} must be at least 1`).optional();
+      const a = parse(
+        z.object({
+          code: z.string({ error: '--code is required' }),
+          amount: amountSchema,
+          name: z.string().max(200).optional(),
+          'expires-days': days('expires-days'),
+          'redeemable-days': days('redeemable-days'),
+          'max-redemptions': days('max-redemptions'),
+        }),
+        args,
+      );
+      const p = await createPromotion({
+        code: a.code,
+        name: a.name,
+        amountMicros: a.amount,
+        creditTtlDays: a['expires-days'] ?? null,
+        redeemableUntil: a['redeemable-days'] ? new Date(Date.now() + a['redeemable-days'] * 86_400_000) : null,
+        maxRedemptions: a['max-redemptions'] ?? null,
+      });
+      const limits = [
+        p.credit_ttl_days ? `credit expires ${p.credit_ttl_days} day(s) after redemption` : 'credit never expires',
+        p.redeemable_until ? `redeemable until ${p.redeemable_until}` : 'no redemption deadline',
+        p.max_redemptions ? `at most ${p.max_redemptions} redemption(s)` : 'unlimited redemptions',
+      ];
+      return { data: { promotion: p }, text: `Created promotion ${p.code} (id ${p.id}): ${formatUsd(a.amount)} per redemption; ${limits.join('; ')}` };
+    },
+  },
+  {
+    name: 'promotion:grant',
+    summary: "Grant a promotion's credit to a user's personal account or an organization (once per account)",
+    usage: 'promotion:grant --code C (--email E | --org ID)',
+    options: { code: { type: 'string', description: 'the promotion code' }, email: { type: 'string', description: "the user's email" }, org: { type: 'string', description: 'organization id' } },
+    async run(args) {
+      const a = parse(z.object({ code: z.string({ error: '--code is required' }), email: z.string().optional(), org: z.string().optional() }), args);
+      if (!!a.email === !!a.org) throw new AppError('bad_request', 'Give exactly one of --email or --org');
+      const promotion = await (await db()).promotion.findUnique({ where: { code: normalizePromotionCode(a.code) }, select: { id: true } });
+      if (!promotion) throw new AppError('not_found', `No promotion with code ${a.code}`);
+      const accountId = a.email ? (await findUserByEmailOrThrow(a.email)).personal_account_id : a.org!;
+      const { grant, created } = await grantPromotion({ promotionId: promotion.id, accountId });
+      return {
+        data: { grant, created },
+        text: created ? `Granted ${formatUsd(BigInt(grant.amount_micros))} of promotional credit (grant ${grant.id})` : `Account ${accountId} already had this promotion (grant ${grant.id}); nothing changed`,
+      };
     },
   },
   {

@@ -47,8 +47,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     pool.on('error', (err) => log(`database pool error: ${err.message}`));
     const sql: SqlClient = {
-      async query(text, params) {
-        const r = await pool.query(text, params as unknown[]);
+      async query(text, params, options) {
+        const r = options?.name ? await pool.query({ name: options.name, text, values: params }) : await pool.query(text, params as unknown[]);
         return { rows: r.rows };
       },
       async exec(script) {

@@ -1,11 +1,15 @@
 // Admission: everything that must pass before a provider is called, cheapest and most fundamental first.
 // authenticate (401) → rate limit (429) → parse (400/413) → resolve model (404) → authorize model and
 // capabilities (403/400) → provider configured (503) → convert the request (400) → reserve credit (402).
-import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
+// For an API key with a small body the database is asked once, after everything else (admitApiKey); a
+// refusal before that point is still reported in this order.
+import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/auth/authenticate-bearer';
+import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { resolveModelOrThrow, type CatalogModel } from '@/server/catalog/resolve-model';
 import { AppError } from '@/server/errors';
 import { newGenerationId } from '@/server/http/request-id';
 import { reserveCredits } from '@/server/ledger/reserve';
+import { reserveForApiKey } from '@/server/ledger/reserve-for-api-key';
 import { providerRegistry, type ProviderEntry } from '@/server/providers/registry';
 import type { ChatRequest, ConvertContext, UpstreamRequest } from '@/server/providers/types';
 import { hasImages, MAX_BODY_BYTES, parseChatRequest } from './chat-request-schema';
@@ -26,13 +30,85 @@ export interface Admission {
 }
 
 /**
+ * Request bodies up to this size take the one-round-trip path for API keys: read and validated before the
+ * key is checked (in the same statement as the reservation). Larger or undeclared (chunked) bodies are
+ * read only after authentication, as before, so an unauthenticated client cannot make us buffer much.
+ */
+const EARLY_BODY_MAX = 256 * 1024;
+
+/**
  * @param authenticated a principal the caller already authenticated (the console's playground, signed in
  *   with a session); otherwise the Bearer credential of the request is used.
  */
 export async function admit(t: ChatTransport, authenticated?: Principal): Promise<Admission> {
-  const principal = authenticated ?? (await authenticateBearer(t.header('authorization')));
-  await checkRateLimit(principal.apiKey?.id ?? `user:${principal.userId}`);
+  const token = authenticated ? null : bearerFromHeader(t.header('authorization'));
+  if (token && isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) {
+    const declared = Number(t.header('content-length'));
+    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(t, token);
+  }
 
+  const principal = authenticated ?? (await authenticateBearer(t.header('authorization')));
+  await checkRateLimit(token && principal.kind === 'api_key' ? apiKeySubject(token) : principal.apiKey?.id ?? `user:${principal.userId}`);
+  const p = await prepare(t, (model) => authorizeModel(principal, model));
+
+  const generationId = newGenerationId();
+  const reservedMicros = reservationMicros(p.req, p.model);
+  await reserveCredits({
+    accountId: principal.accountId,
+    generationId,
+    amountMicros: reservedMicros,
+    apiKey: principal.apiKey ? { id: principal.apiKey.id, limitReset: principal.apiKey.limitReset } : undefined,
+    userId: principal.userId,
+    authTokenId: principal.authTokenId,
+    model: p.model.id,
+    provider: p.model.provider,
+  });
+  return { principal, ...p, generationId, reservedMicros, tracking: tracking(t) };
+}
+
+/**
+ * The hot path for API keys: everything that needs no database first, then ONE statement that
+ * authenticates the key, checks its allowed models and reserves (ledger/reserve-for-api-key.ts). The
+ * rate limit is counted by the key's hash, which identifies it as its id does.
+ */
+async function admitApiKey(t: ChatTransport, token: string): Promise<Admission> {
+  let resolved: CatalogModel | undefined;
+  let p: Prepared;
+  try {
+    await checkRateLimit(apiKeySubject(token));
+    p = await prepare(t, (model) => void (resolved = model));
+  } catch (err) {
+    // Refused before the key was checked: answer in admission order all the same — 401 for a bad key
+    // before anything else, then 403 for a model the key may not use before what is checked after it.
+    const principal = await authenticateBearer(t.header('authorization'));
+    if (resolved) authorizeModel(principal, resolved);
+    throw err;
+  }
+
+  const generationId = newGenerationId();
+  const reservedMicros = reservationMicros(p.req, p.model);
+  const r = await reserveForApiKey({ keyHash: hashSecret(token), model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
+  if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
+  return { principal: r.principal, ...p, generationId, reservedMicros, tracking: tracking(t) };
+}
+
+const apiKeySubject = (token: string) => `key:${hashSecret(token)}`;
+
+function authorizeModel(principal: Principal, model: CatalogModel): void {
+  const allowed = principal.apiKey?.allowedModels;
+  if (allowed && allowed.length > 0 && !allowed.includes(model.id)) {
+    throw new AppError('forbidden', `This API key may not use ${model.id}; it is limited to: ${allowed.join(', ')}`, { model: model.id });
+  }
+}
+
+function tracking(t: ChatTransport): Admission['tracking'] {
+  return { httpReferer: t.header('http-referer') ?? t.header('referer'), xTitle: t.header('x-title'), taskId: t.header('x-task-id') };
+}
+
+type Prepared = Pick<Admission, 'req' | 'model' | 'provider' | 'ctx' | 'upstreamRequest'>;
+
+/** Parse (400/413/415) → resolve model (404) → authorize it (403) → capabilities (400) → provider (503) → convert (400). */
+async function prepare(t: ChatTransport, authorize: (model: CatalogModel) => void): Promise<Prepared> {
   const ct = t.header('content-type');
   if (ct && !/^application\/(json|[\w.+-]*\+json)\b/i.test(ct)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
   const raw = await t.readBody(MAX_BODY_BYTES);
@@ -46,10 +122,7 @@ export async function admit(t: ChatTransport, authenticated?: Principal): Promis
   const req = parseChatRequest(json);
 
   const model = await resolveModelOrThrow(req.model);
-  const allowed = principal.apiKey?.allowedModels;
-  if (allowed && allowed.length > 0 && !allowed.includes(model.id)) {
-    throw new AppError('forbidden', `This API key may not use ${model.id}; it is limited to: ${allowed.join(', ')}`, { model: model.id });
-  }
+  authorize(model);
   if (!model.supportsImages && hasImages(req)) {
     throw new AppError('bad_request', `${model.id} does not accept image input (supportsImages is false). Remove the image_url parts or pick a model with supportsImages.`, { model: model.id, capability: 'supportsImages' });
   }
@@ -73,29 +146,5 @@ export async function admit(t: ChatTransport, authenticated?: Principal): Promis
   };
   // Convert before reserving: a request the provider cannot take is refused without touching the ledger.
   const upstreamRequest = provider.adapter.local ? null : provider.adapter.convertRequest(req, ctx);
-
-  const generationId = newGenerationId();
-  const reservedMicros = reservationMicros(req, model);
-  await reserveCredits({
-    accountId: principal.accountId,
-    generationId,
-    amountMicros: reservedMicros,
-    apiKey: principal.apiKey ? { id: principal.apiKey.id, limitReset: principal.apiKey.limitReset } : undefined,
-    userId: principal.userId,
-    authTokenId: principal.authTokenId,
-    model: model.id,
-    provider: model.provider,
-  });
-
-  return {
-    principal,
-    req,
-    model,
-    provider,
-    ctx,
-    upstreamRequest,
-    generationId,
-    reservedMicros,
-    tracking: { httpReferer: t.header('http-referer') ?? t.header('referer'), xTitle: t.header('x-title'), taskId: t.header('x-task-id') },
-  };
+  return { req, model, provider, ctx, upstreamRequest };
 }

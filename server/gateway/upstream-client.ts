@@ -9,7 +9,10 @@ function poolFor(origin: string): Pool {
   let p = pools.get(origin);
   if (!p) {
     p = new Pool(origin, {
-      connections: 512,
+      // One connection per request in flight (no pipelining): this caps concurrent generations per provider
+      // and process. Streams last minutes, so a low cap would queue new requests behind running ones (their
+      // time to first token then waits for another stream to end). Connections are cheap; keep it high.
+      connections: 8192,
       pipelining: 1,
       keepAliveTimeout: 30_000,
       // Reasoning models can think for minutes before the first byte; streams can idle between events.

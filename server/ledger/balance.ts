@@ -25,7 +25,11 @@ export async function getBalanceOrThrow(accountId: string): Promise<Balance> {
   return { accountId: a.id, paidMicros: a.paidMicros, promoMicros: a.promoMicros, reservedMicros: a.reservedMicros, totalMicros: total, availableMicros: total - a.reservedMicros };
 }
 
-/** The balance DTO of the REST API and the console (USD numbers). */
+/**
+ * The balance DTO of the REST API and the console (USD numbers, plus exact micro-dollar strings).
+ * `isDepleted` keeps the camelCase name the first-party clients already read; everything else is snake_case.
+ * Depleted means nothing is available for a new request: the balance minus what in-flight requests hold.
+ */
 export function toBalanceDto(b: Balance) {
   return {
     account_id: b.accountId,
@@ -35,9 +39,18 @@ export function toBalanceDto(b: Balance) {
     reserved: microsToUsd(b.reservedMicros),
     available: microsToUsd(b.availableMicros),
     balance_micros: b.totalMicros.toString(),
+    available_micros: b.availableMicros.toString(),
     currency: 'usd',
     isDepleted: b.availableMicros <= 0n,
   };
+}
+
+/**
+ * What organization members without billing:read see: whether credit remains, not how much. Members need
+ * to know why their requests would be refused (402) without reading the organization's finances.
+ */
+export function toMemberBalanceDto(b: Balance) {
+  return { account_id: b.accountId, currency: 'usd', isDepleted: b.availableMicros <= 0n };
 }
 
 export interface GrantCreditsInput {

@@ -1,6 +1,10 @@
 // The one place a balance changes. Inside a transaction: lock the account row by updating its cached
 // buckets, check the cause's idempotency key (the row lock serialises writers of one account, so the
 // check cannot race), append the entry with the balance after it. Same code on PostgreSQL and PGlite.
+// Account rows are locked FOR NO KEY UPDATE, never FOR UPDATE: every insert that references an account
+// (a grant, a reservation, a usage record, a ledger entry) takes FOR KEY SHARE on it for its foreign key,
+// which FOR UPDATE would wait for; a transaction holding that share lock and then asking for the account
+// lock deadlocked against a settlement (found by ledger.property.integration.test.ts on PostgreSQL).
 import type { Prisma } from '@/server/db/generated/client';
 import { AppError } from '@/server/errors';
 
@@ -44,7 +48,7 @@ export async function postLedgerEntry(tx: Tx, input: LedgerEntryInput): Promise<
   const promo = input.promoMicros ?? 0n;
   // Lock first (a zero-change update takes the row lock), then check for a previous posting.
   const locked = await tx.$queryRaw<{ paidMicros: bigint; promoMicros: bigint }[]>`
-    SELECT "paidMicros", "promoMicros" FROM "Account" WHERE id = ${input.accountId} FOR UPDATE`;
+    SELECT "paidMicros", "promoMicros" FROM "Account" WHERE id = ${input.accountId} FOR NO KEY UPDATE`;
   if (locked.length === 0) throw new AppError('not_found', `Account ${input.accountId} not found`);
 
   const existing = await tx.ledgerEntry.findUnique({

@@ -1,7 +1,9 @@
 // Settle a generation: in ONE transaction release its reservation, charge the actual cost (promotional
 // credit first, in order of expiry), update the key's spend and write the usage record. Because the usage
 // record, the ledger entry and the reservation change commit together, a generation is charged and
-// recorded exactly once (a second settle finds the reservation no longer ACTIVE and does nothing).
+// recorded exactly once (a second settle finds the reservation no longer ACTIVE and does nothing). A
+// settlement that arrives after the sweeper gave the generation up (EXPIRED) is still charged, once: see
+// settleLate.
 import { db } from '@/server/db';
 import { postLedgerEntry, type Tx } from './post-ledger-entry';
 
@@ -39,6 +41,11 @@ export interface SettleInput {
   usage: UsageFields;
   /** Status of the reservation when it is closed (SETTLED normally, EXPIRED by the sweeper). */
   closeAs?: 'SETTLED' | 'EXPIRED';
+  /**
+   * Check that the user, key and token the record names still exist, and drop those that do not (the user
+   * was deleted while the generation ran). Off on the batched hot path; set on retries and by the sweeper.
+   */
+  dropDanglingReferences?: boolean;
 }
 
 export interface SettleResult {
@@ -46,7 +53,8 @@ export interface SettleResult {
   costMicros: bigint;
 }
 
-const clip = (s: string | null | undefined, n: number) => (s == null ? s : s.slice(0, n));
+/** Truncates to the column's sensible size; absent → null (an update must clear what the sweeper wrote). */
+const clip = (s: string | null | undefined, n: number) => (s == null ? null : s.slice(0, n));
 
 export async function settleGeneration(input: SettleInput): Promise<SettleResult> {
   const prisma = await db();
@@ -58,7 +66,7 @@ export async function settleInTx(tx: Tx, input: SettleInput): Promise<SettleResu
     UPDATE "Reservation" SET status = ${input.closeAs ?? 'SETTLED'}::"ReservationStatus", "settledMicros" = ${input.costMicros}, "settledAt" = now()
     WHERE "generationId" = ${input.generationId} AND status = 'ACTIVE'::"ReservationStatus"
     RETURNING "amountMicros", "apiKeyId"`;
-  if (closed.length === 0) return { settled: false, costMicros: 0n };
+  if (closed.length === 0) return input.closeAs === 'EXPIRED' ? { settled: false, costMicros: 0n } : settleLate(tx, input);
   const { amountMicros: reserved, apiKeyId } = closed[0];
   const cost = input.costMicros < 0n ? 0n : input.costMicros;
 
@@ -70,64 +78,98 @@ export async function settleInTx(tx: Tx, input: SettleInput): Promise<SettleResu
                           "totalSpentMicros" = "totalSpentMicros" + ${cost}
       WHERE id = ${apiKeyId}`;
   }
-
-  if (cost > 0n) {
-    const promoPart = await drawPromotionalCredit(tx, input.accountId, cost);
-    await postLedgerEntry(tx, {
-      accountId: input.accountId,
-      kind: 'USAGE',
-      paidMicros: -(cost - promoPart),
-      promoMicros: -promoPart,
-      idempotencyKey: `usage:${input.generationId}`,
-      generationId: input.generationId,
-    });
-  }
-
-  const u = input.usage;
-  await tx.usageRecord.create({
-    data: {
-      id: input.generationId,
-      accountId: input.accountId,
-      userId: u.userId ?? null,
-      apiKeyId: u.apiKeyId ?? null,
-      authTokenId: u.authTokenId ?? null,
-      model: u.model,
-      provider: u.provider,
-      upstreamModel: u.upstreamModel ?? '',
-      upstreamId: clip(u.upstreamId, 200),
-      promptTokens: u.promptTokens,
-      completionTokens: u.completionTokens,
-      cachedTokens: u.cachedTokens,
-      cacheWriteTokens: u.cacheWriteTokens,
-      reasoningTokens: u.reasoningTokens,
-      costMicros: cost,
-      cacheSavingsMicros: u.cacheSavingsMicros ?? 0n,
-      latencyMs: u.latencyMs,
-      ttftMs: u.ttftMs ?? null,
-      finishReason: u.finishReason ?? null,
-      status: u.status,
-      streamed: u.streamed,
-      errorCode: clip(u.errorCode, 100),
-      errorMessage: clip(u.errorMessage, 1000),
-      httpReferer: clip(u.httpReferer, 500),
-      xTitle: clip(u.xTitle, 200),
-      taskId: clip(u.taskId, 200),
-      requestId: clip(u.requestId, 100),
-    },
-  });
+  await charge(tx, input, cost);
+  await tx.usageRecord.create({ data: await usageRecordData(tx, input, cost) });
   return { settled: true, costMicros: cost };
+}
+
+/**
+ * The sweeper closes a reservation whose TTL passed as EXPIRED, taking its process for dead, and records
+ * the generation as interrupted at no charge. If the process was alive after all (a stream longer than
+ * the TTL, a stalled flush) its settlement arrives late: it is still charged and recorded, once. The
+ * EXPIRED → SETTLED transition happens at most once; the hold was already released by the sweeper.
+ */
+async function settleLate(tx: Tx, input: SettleInput): Promise<SettleResult> {
+  const cost = input.costMicros < 0n ? 0n : input.costMicros;
+  const late = await tx.$queryRaw<{ apiKeyId: string | null }[]>`
+    UPDATE "Reservation" SET status = 'SETTLED'::"ReservationStatus", "settledMicros" = ${cost}, "settledAt" = now()
+    WHERE "generationId" = ${input.generationId} AND "accountId" = ${input.accountId} AND status = 'EXPIRED'::"ReservationStatus"
+    RETURNING "apiKeyId"`;
+  if (late.length === 0) return { settled: false, costMicros: 0n };
+  if (late[0].apiKeyId) {
+    await tx.$executeRaw`
+      UPDATE "ApiKey" SET "windowSpentMicros" = "windowSpentMicros" + ${cost}, "totalSpentMicros" = "totalSpentMicros" + ${cost}
+      WHERE id = ${late[0].apiKeyId}`;
+  }
+  await charge(tx, input, cost);
+  const data = await usageRecordData(tx, input, cost);
+  const { id: _id, ...update } = data;
+  await tx.usageRecord.upsert({ where: { id: input.generationId }, create: data, update });
+  return { settled: true, costMicros: cost };
+}
+
+async function charge(tx: Tx, input: SettleInput, cost: bigint): Promise<void> {
+  if (cost <= 0n) return;
+  const promoPart = await drawPromotionalCredit(tx, input.accountId, cost);
+  await postLedgerEntry(tx, {
+    accountId: input.accountId,
+    kind: 'USAGE',
+    paidMicros: -(cost - promoPart),
+    promoMicros: -promoPart,
+    idempotencyKey: `usage:${input.generationId}`,
+    generationId: input.generationId,
+  });
+}
+
+async function usageRecordData(tx: Tx, input: SettleInput, cost: bigint) {
+  const u = input.usage;
+  let { userId = null, apiKeyId = null, authTokenId = null } = u;
+  if (input.dropDanglingReferences) {
+    if (userId && !(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) userId = null;
+    if (apiKeyId && !(await tx.apiKey.findUnique({ where: { id: apiKeyId }, select: { id: true } }))) apiKeyId = null;
+    if (authTokenId && !(await tx.authToken.findUnique({ where: { id: authTokenId }, select: { id: true } }))) authTokenId = null;
+  }
+  return {
+    id: input.generationId,
+    accountId: input.accountId,
+    userId,
+    apiKeyId,
+    authTokenId,
+    model: u.model,
+    provider: u.provider,
+    upstreamModel: u.upstreamModel ?? '',
+    upstreamId: clip(u.upstreamId, 200),
+    promptTokens: u.promptTokens,
+    completionTokens: u.completionTokens,
+    cachedTokens: u.cachedTokens,
+    cacheWriteTokens: u.cacheWriteTokens,
+    reasoningTokens: u.reasoningTokens,
+    costMicros: cost,
+    cacheSavingsMicros: u.cacheSavingsMicros ?? 0n,
+    latencyMs: u.latencyMs,
+    ttftMs: u.ttftMs ?? null,
+    finishReason: u.finishReason ?? null,
+    status: u.status,
+    streamed: u.streamed,
+    errorCode: clip(u.errorCode, 100),
+    errorMessage: clip(u.errorMessage, 1000),
+    httpReferer: clip(u.httpReferer, 500),
+    xTitle: clip(u.xTitle, 200),
+    taskId: clip(u.taskId, 200),
+    requestId: clip(u.requestId, 100),
+  };
 }
 
 /** Takes up to `cost` from unexpired promotion grants (earliest expiry first); returns what was taken. */
 async function drawPromotionalCredit(tx: Tx, accountId: string, cost: bigint): Promise<bigint> {
-  const [acct] = await tx.$queryRaw<{ promoMicros: bigint }[]>`SELECT "promoMicros" FROM "Account" WHERE id = ${accountId} FOR UPDATE`;
+  const [acct] = await tx.$queryRaw<{ promoMicros: bigint }[]>`SELECT "promoMicros" FROM "Account" WHERE id = ${accountId} FOR NO KEY UPDATE`;
   if (!acct || acct.promoMicros <= 0n) return 0n;
   let remaining = cost < acct.promoMicros ? cost : acct.promoMicros;
   const taken = remaining;
   const grants = await tx.$queryRaw<{ id: string; remainingMicros: bigint }[]>`
     SELECT id, "remainingMicros" FROM "PromotionGrant"
     WHERE "accountId" = ${accountId} AND "remainingMicros" > 0 AND "expiredAt" IS NULL
-    ORDER BY "expiresAt" ASC NULLS LAST, "createdAt" ASC FOR UPDATE`;
+    ORDER BY "expiresAt" ASC NULLS LAST, "createdAt" ASC FOR NO KEY UPDATE`;
   for (const g of grants) {
     if (remaining <= 0n) break;
     const take = g.remainingMicros < remaining ? g.remainingMicros : remaining;

@@ -1,9 +1,15 @@
 // Reservations left ACTIVE past their expiry belong to a process that died mid-generation. The sweeper
 // closes each one exactly once (settleInTx only acts on ACTIVE rows) and records the generation as
 // interrupted. What was generated before the crash is unknown here, so nothing is charged: the
-// documented trade-off is that a crash costs us, never the customer.
+// documented trade-off is that a crash costs us, never the customer. If the process was alive after all
+// (a stream longer than the TTL), its settlement still lands later and is charged once (settleLate).
 import { db } from '@/server/db';
+import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
+import type { Tx } from './post-ledger-entry';
 import { settleInTx } from './settle-generation';
+
+/** latencyMs is a 4-byte integer: a reservation found weeks late must not make its sweep fail forever. */
+const MAX_INT4 = 2_147_483_647;
 
 export async function sweepExpiredReservations(now = new Date(), limit = 100): Promise<number> {
   const prisma = await db();
@@ -17,8 +23,9 @@ export async function sweepExpiredReservations(now = new Date(), limit = 100): P
     const result = await prisma.$transaction(async (tx) => {
       const existing = await tx.usageRecord.findUnique({ where: { id: r.generationId }, select: { id: true } });
       if (existing) {
-        // Usage already written (should not happen: they commit together); just release the hold.
-        await tx.reservation.updateMany({ where: { generationId: r.generationId, status: 'ACTIVE' }, data: { status: 'EXPIRED', settledMicros: 0n, settledAt: now } });
+        // Usage already written (should not happen: they commit together); release the hold without a
+        // second record. The hold must leave Account.reservedMicros and the key's window too.
+        await releaseHold(tx, r.generationId, r.accountId);
         return { settled: false };
       }
       return settleInTx(tx, {
@@ -26,9 +33,10 @@ export async function sweepExpiredReservations(now = new Date(), limit = 100): P
         accountId: r.accountId,
         costMicros: 0n,
         closeAs: 'EXPIRED',
+        dropDanglingReferences: true,
         usage: {
           apiKeyId: r.apiKeyId, userId: r.userId, authTokenId: r.authTokenId, model: r.model || 'unknown', provider: r.provider || 'unknown', promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0,
-          reasoningTokens: 0, latencyMs: now.getTime() - r.createdAt.getTime(), status: 'ERROR', streamed: false, errorCode: 'interrupted',
+          reasoningTokens: 0, latencyMs: Math.min(now.getTime() - r.createdAt.getTime(), MAX_INT4), status: 'ERROR', streamed: false, errorCode: 'interrupted',
           errorMessage: 'The server stopped before this generation finished; nothing was charged.',
         },
       });
@@ -38,8 +46,36 @@ export async function sweepExpiredReservations(now = new Date(), limit = 100): P
   return n;
 }
 
+async function releaseHold(tx: Tx, generationId: string, accountId: string): Promise<void> {
+  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null }[]>`
+    UPDATE "Reservation" SET status = 'EXPIRED'::"ReservationStatus", "settledMicros" = 0, "settledAt" = now()
+    WHERE "generationId" = ${generationId} AND status = 'ACTIVE'::"ReservationStatus"
+    RETURNING "amountMicros", "apiKeyId"`;
+  if (closed.length === 0) return;
+  await tx.$executeRaw`UPDATE "Account" SET "reservedMicros" = "reservedMicros" - ${closed[0].amountMicros} WHERE id = ${accountId}`;
+  if (closed[0].apiKeyId) {
+    await tx.$executeRaw`UPDATE "ApiKey" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${closed[0].amountMicros}) WHERE id = ${closed[0].apiKeyId}`;
+  }
+}
+
+/**
+ * The periodic maintenance loop started by server/main.ts: reservations of dead processes, then
+ * promotional credit past its expiry. Each step logs its own failure and the loop carries on.
+ */
 export function startReservationSweeper(intervalMs = 60_000): () => void {
-  const run = () => sweepExpiredReservations().catch((err) => console.error('reservation sweeper:', (err as Error).message));
+  // After a crash under load there may be thousands of reservations to close: keep taking batches until
+  // one comes back short (bounded, so one tick cannot run forever).
+  const drainAll = async (step: () => Promise<number>, name: string) => {
+    try {
+      for (let i = 0; i < 50 && (await step()) > 0; i++);
+    } catch (err) {
+      console.error(`${name}:`, (err as Error).message);
+    }
+  };
+  const run = async () => {
+    await drainAll(() => sweepExpiredReservations(), 'reservation sweeper');
+    await drainAll(() => expirePromotionGrants(), 'promotion expiry sweeper');
+  };
   void run();
   const t = setInterval(run, intervalMs);
   t.unref();

@@ -11,6 +11,10 @@ export const PERMISSIONS = {
   'org:delete': ['OWNER'],
   'members:read': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
   'members:manage': ['OWNER', 'ADMIN'],
+  /** Grant, revoke or remove the owner role (on top of members:manage). */
+  'members:manage-owners': ['OWNER'],
+  /** Pending invites and their count (billing sees them: pending invites become seats). */
+  'invites:read': ['OWNER', 'ADMIN', 'BILLING'],
   'invites:manage': ['OWNER', 'ADMIN'],
   'keys:create': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
   'keys:manage-all': ['OWNER', 'ADMIN'],
@@ -34,3 +38,20 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   BILLING: 'Manage payments, credits, auto top-up and plans; see all usage',
   MEMBER: "Use the organization's models with their own keys and see their own usage",
 };
+
+export const ROLES: readonly Role[] = ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'];
+
+/** The permissions a role holds, in matrix order. */
+export function permissionsOf(role: Role): Permission[] {
+  return (Object.keys(PERMISSIONS) as Permission[]).filter((p) => roleAllows(role, p));
+}
+
+/**
+ * Roles a member may give to others (by invite or role change): owners any role; whoever may manage
+ * members any role but owner; everyone else none.
+ */
+export function assignableRoles(role: Role): Role[] {
+  if (roleAllows(role, 'members:manage-owners')) return [...ROLES];
+  if (roleAllows(role, 'members:manage')) return ROLES.filter((r) => r !== 'OWNER');
+  return [];
+}

@@ -3,6 +3,14 @@ import { errorBodySchema, jsonSchema, registeredEndpoints, type EndpointSpec } f
 // Each domain's endpoint declarations (keep one import per line; add yours below the marker).
 import '@/server/gateway/gateway.openapi';
 import '@/server/api-keys/api-keys.openapi';
+import '@/server/auth/auth.openapi';
+import '@/server/users/users.openapi';
+import '@/server/organizations/organizations.openapi';
+import '@/server/invites/invites.openapi';
+import '@/server/usage/usage.openapi';
+import '@/server/ledger/ledger.openapi';
+import '@/server/promotions/promotions.openapi';
+import '@/server/billing/billing.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {
@@ -12,7 +20,9 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'The credential may not act on this resource',
   404: 'Not found',
   409: 'Conflict with the current state',
+  410: 'Gone: expired',
   413: 'Request body too large',
+  428: 'Not yet: the user has not approved (device flow)',
   429: 'Rate limited (see Retry-After)',
   500: 'Internal server error',
   502: 'Upstream provider error',

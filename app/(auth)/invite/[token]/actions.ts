@@ -1,0 +1,22 @@
+'use server';
+
+import { currentUser } from '@/server/auth/current-user';
+import { isAppError } from '@/server/errors';
+import { acceptInvite } from '@/server/invites/accept-invite';
+
+export interface AcceptInviteState {
+  joined?: { organization: string; role: string };
+  error?: string;
+}
+
+export async function acceptInviteAction(_prev: AcceptInviteState, form: FormData): Promise<AcceptInviteState> {
+  const user = await currentUser();
+  if (!user || !user.acceptedTerms) return { error: 'Your session ended. Reload the page and sign in again.' };
+  try {
+    const r = await acceptInvite({ userId: user.id, input: { token: String(form.get('token') ?? '') } });
+    return { joined: { organization: r.organization.name, role: r.member.role } };
+  } catch (err) {
+    if (isAppError(err)) return { error: err.message };
+    throw err;
+  }
+}

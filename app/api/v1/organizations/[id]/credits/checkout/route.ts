@@ -1,0 +1,5 @@
+import { checkoutRoute } from '@/server/billing/http/billing-routes';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = checkoutRoute('organizations');

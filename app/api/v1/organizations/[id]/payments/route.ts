@@ -1,0 +1,5 @@
+import { listPaymentsRoute } from '@/server/billing/http/billing-routes';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = listPaymentsRoute('organizations');

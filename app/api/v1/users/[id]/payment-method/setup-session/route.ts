@@ -1,0 +1,5 @@
+import { setupSessionRoute } from '@/server/billing/http/billing-routes';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = setupSessionRoute('users');

@@ -1,0 +1,64 @@
+'use client';
+
+import { useEffect, useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { cx } from '@/components/ui/cx';
+
+/** Copies `text`; falls back to a hidden textarea where the Clipboard API is missing (plain-HTTP origins). */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}
+
+/** A copy button for light surfaces (components/ui/copy-button is for the dark code frames). */
+export function CopyButton({ text, label, className, size = 'sm' }: { text: string; label: string; className?: string; size?: 'sm' | 'md' }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <Button variant="secondary" size={size} onClick={async () => setCopied(await copyText(text))} aria-label={label} className={className}>
+      <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
+      <span role="status" className="sr-only">
+        {copied ? 'Copied to clipboard' : ''}
+      </span>
+    </Button>
+  );
+}
+
+/** A read-only value in a monospace box with a copy button (secrets, links). */
+export function CopyField({ value, label, className }: { value: string; label: string; className?: string }) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <div className="flex items-stretch gap-2">
+        <input
+          id={id}
+          readOnly
+          value={value}
+          onFocus={(e) => e.currentTarget.select()}
+          className={cx('h-10 min-w-0 flex-1 rounded-lg border border-border-strong bg-surface px-3 font-mono text-sm text-foreground', 'focus-visible:outline-2 focus-visible:outline-ring')}
+        />
+        <CopyButton text={value} label={`Copy ${label}`} size="md" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+'use client';
+
+// Invites: send to several emails at once with a role, copy each link (shown once: only a hash is kept),
+// see and revoke pending invites.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useConsoleSession } from '@/components/console/console-session';
+import { CopyField } from '@/components/console/copy-field';
+import { errorMessage, readError } from '@/components/console/errors';
+import { SelectField, TextareaField } from '@/components/console/fields';
+import { formatRelative } from '@/components/console/format';
+import { Notice } from '@/components/console/notice';
+import { Section } from '@/components/console/page-header';
+import { StatusBadge } from '@/components/console/status-badge';
+import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
+import { Table, Td, Th } from '@/components/console/table';
+import { useToast } from '@/components/console/toast';
+import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
+import { Button } from '@/components/ui/button';
+
+type InviteResults = RouterOutputs['invites']['create'];
+type RoleName = RouterOutputs['organization']['members'][number]['role'];
+
+export const splitEmails = (text: string) => [...new Set(text.split(/[\s,;]+/).map((e) => e.trim()).filter(Boolean))];
+
+/** "emails.1: Enter a valid email address" → which address it was. */
+function issueText(fields: Record<string, string>, emails: string[]): string | undefined {
+  const entry = Object.entries(fields).find(([k]) => k === 'emails' || k.startsWith('emails.'));
+  if (!entry) return undefined;
+  const index = Number(entry[0].split('.')[1]);
+  return Number.isInteger(index) && emails[index] ? `${emails[index]}: ${entry[1]}` : entry[1];
+}
+
+export function InvitesSection() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const { can } = useConsoleSession();
+  const invites = useQuery(trpc.invites.list.queryOptions());
+  const roles = useQuery(trpc.organization.roles.queryOptions());
+  const [text, setText] = useState('');
+  const [role, setRole] = useState<RoleName>('member');
+  const [error, setError] = useState<string | undefined>();
+  const [results, setResults] = useState<InviteResults | null>(null);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.invites.pathKey() });
+  };
+  const send = useMutation(trpc.invites.create.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(
+    trpc.invites.revoke.mutationOptions({
+      onMutate: async ({ id }) => {
+        const key = trpc.invites.list.queryKey();
+        await queryClient.cancelQueries({ queryKey: key });
+        const previous = queryClient.getQueryData(key);
+        queryClient.setQueryData(key, (old) => old?.filter((i) => i.id !== id));
+        return { previous };
+      },
+      onError: (err, _v, ctx) => {
+        if (ctx?.previous) queryClient.setQueryData(trpc.invites.list.queryKey(), ctx.previous);
+        toast(errorMessage(err), 'error');
+      },
+      onSuccess: () => toast('Invite revoked; its link no longer works'),
+      onSettled: refresh,
+    }),
+  );
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const emails = splitEmails(text);
+    if (emails.length === 0) return setError('Enter at least one email address');
+    if (emails.length > 50) return setError('At most 50 emails at a time');
+    setError(undefined);
+    try {
+      const r = await send.mutateAsync({ emails, role });
+      setResults(r);
+      setText('');
+      toast(`${r.invited} invite${r.invited === 1 ? '' : 's'} created`);
+    } catch (err) {
+      const e = readError(err);
+      setError(issueText(e.fields, emails) ?? e.message);
+    }
+  }
+
+  const pending = invites.data?.length ?? 0;
+  return (
+    <Section
+      id="invites"
+      title="Invites"
+      description="Invite people by email. Each link is shown once here; send it yourself if mail is not set up."
+      actions={invites.data ? <StatusBadge tone={pending ? 'warning' : 'neutral'}>{pending} pending</StatusBadge> : undefined}
+    >
+      {can('invites:manage') ? (
+        <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-[minmax(0,1fr)_12rem_auto] md:items-start">
+          <TextareaField id="invite-emails" label="Email addresses" rows={2} value={text} onChange={(e) => setText(e.target.value)} placeholder="ada@example.com, grace@example.com" hint="Separate addresses with commas, spaces or new lines." error={error} />
+          <SelectField id="invite-role" label="Role" value={role} onChange={(e) => setRole(e.target.value as RoleName)}>
+            {(roles.data ?? [{ role: 'member', assignable: true }]).filter((r) => r.assignable).map((r) => (
+              <option key={r.role} value={r.role} className="capitalize">
+                {r.role.charAt(0).toUpperCase() + r.role.slice(1)}
+              </option>
+            ))}
+          </SelectField>
+          <Button type="submit" disabled={send.isPending} className="md:mt-7">
+            {send.isPending ? 'Sending…' : 'Send invites'}
+          </Button>
+        </form>
+      ) : null}
+
+      {results ? (
+        <div className="mt-5 space-y-3" data-testid="invite-results">
+          {!results.mail_configured ? <Notice tone="info">Email is not configured on this server: copy each link and send it yourself.</Notice> : null}
+          {results.data.map((r) =>
+            r.status === 'invited' ? (
+              <div key={r.email}>
+                <p className="mb-1 text-sm">
+                  <span className="font-medium text-foreground">{r.email}</span> <span className="text-muted">{r.emailed ? '· emailed' : r.email_error ? `· email failed: ${r.email_error}` : ''}</span>
+                </p>
+                <CopyField value={r.link} label={`invite link for ${r.email}`} />
+              </div>
+            ) : (
+              <p key={r.email} className="text-sm text-muted">
+                <span className="font-medium text-foreground">{r.email}</span> is already a member.
+              </p>
+            ),
+          )}
+        </div>
+      ) : null}
+
+      <div className="mt-6">
+        <h3 className="mb-3 text-sm font-semibold text-foreground">Pending invites</h3>
+        {invites.isPending ? (
+          <LoadingBlock label="Loading invites" rows={2} />
+        ) : invites.isError ? (
+          <ErrorState message={errorMessage(invites.error)} onRetry={() => invites.refetch()} />
+        ) : invites.data.length === 0 ? (
+          <EmptyState title="No pending invites" className="py-6" />
+        ) : (
+          <Table label="Pending invites">
+            <thead>
+              <tr>
+                <Th>Email</Th>
+                <Th>Role</Th>
+                <Th>Invited by</Th>
+                <Th>Expires</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {invites.data.map((i) => (
+                <tr key={i.id}>
+                  <Td className="font-medium">{i.email}</Td>
+                  <Td className="capitalize">{i.role}</Td>
+                  <Td className="text-muted">{i.invited_by?.name || i.invited_by?.email || '—'}</Td>
+                  <Td className="whitespace-nowrap text-muted">{formatRelative(i.expires_at)}</Td>
+                  <Td className="text-right">
+                    {can('invites:manage') ? (
+                      <Button variant="ghost" size="sm" onClick={() => revoke.mutate({ id: i.id })} aria-label={`Revoke the invite for ${i.email}`}>
+                        Revoke
+                      </Button>
+                    ) : null}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,60 @@
+// Buying credits without Stripe, end to end in Chromium against the production server: the API starts a
+// checkout, the buyer pays on the sandbox's own checkout page (a declined card first, then 4242…), lands
+// on the return page, and the balance has risen by the amount — once. The key comes from the CLI, which
+// reaches the server's embedded database through it (as in e2e/api/providers.spec.ts).
+import { execFileSync } from 'node:child_process';
+import { expect, test } from './fixtures';
+
+let key = '';
+
+test.beforeAll(() => {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e`, which starts the server');
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/cli/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const email = `billing-${Date.now()}@example.com`;
+  cli('user:create', '--email', email, '--password', 'password123');
+  key = JSON.parse(cli('key:create', '--email', email, '--json').trim().split('\n').at(-1)!).key;
+});
+
+test('buys credits through the sandbox checkout page', async ({ page, request, apiBaseURL, origin, saveScreenshot }) => {
+  const headers = { authorization: `Bearer ${key}` };
+  const balance = async () => (await (await request.get(`${apiBaseURL}/users/me/balance`, { headers })).json()).balance as number;
+  const before = await balance();
+
+  const created = await request.post(`${apiBaseURL}/users/credits/checkout`, { data: { amount: 25 }, headers });
+  expect(created.status(), await created.text()).toBe(201);
+  const { url, payment } = await created.json();
+  expect(url).toMatch(new RegExp(`^${origin}/sandbox/checkout/cs_sandbox_`));
+
+  await page.goto(url);
+  await expect(page.getByRole('note')).toContainText('Sandbox checkout');
+  await expect(page.getByRole('heading', { name: 'Buy $25.00 of credits' })).toBeVisible();
+
+  // A declined card: the page says so and nothing is credited.
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await page.getByLabel('Expiry').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Pay $25.00' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'declined' })).toContainText('declined');
+  expect(await balance()).toBe(before);
+  await saveScreenshot('billing-sandbox-declined');
+
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: 'Pay $25.00' }).click();
+  await page.waitForURL((u) => u.pathname === '/billing/return');
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  await expect(page.getByText('$25.00 of credit was added to your balance.')).toBeVisible();
+  await saveScreenshot('billing-sandbox-paid');
+
+  expect(await balance()).toBeCloseTo(before + 25, 6);
+  const status = await request.get(`${apiBaseURL}/users/me/payments/${payment.id}/status`, { headers });
+  expect(await status.json()).toMatchObject({ status: 'succeeded', credited: true });
+
+  // Reloading the return page (or paying again with the back button) credits nothing more.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  expect(await balance()).toBeCloseTo(before + 25, 6);
+});

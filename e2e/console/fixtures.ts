@@ -1,0 +1,109 @@
+// Fixtures of the console specs, on top of the shared ones (../fixtures.ts): a user with credit, an API key,
+// an organization, a signed-in console page, the CLI against the server's embedded database, and what the
+// fake upstream (started by scripts/e2e.mjs) will answer. Every test seeds its own data.
+import { execFileSync } from 'node:child_process';
+import type { Page } from '@playwright/test';
+import { readFixture } from '../../test/fake-upstream';
+import { test as base, expect, signInThroughUi, type E2eUser } from '../fixtures';
+
+/** Runs `npm run cli` against the server under test (through its /internal/cli link). Returns --json data. */
+export function cli(...args: string[]): any {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e`, which starts the server');
+  const out = execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/cli/main.ts', ...args, '--json'], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+export interface ApiKey {
+  key: string;
+  id: string;
+  name: string;
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+}
+
+/** What the fake upstream replays: the text a recorded OpenAI-format stream spells out. */
+export interface Upstream {
+  streamedText(provider: 'openai' | 'openai-compatible', scenario: string): { content: string; reasoning: string };
+}
+
+type ConsoleFixtures = {
+  /** Credit granted to `user`'s personal account before the test (USD); override with test.use. */
+  credit: number;
+  /** `user`, holding `credit` dollars. */
+  fundedUser: E2eUser;
+  /** An API key of `fundedUser` on their personal account (made with the CLI). */
+  apiKey: ApiKey;
+  /** An organization owned by `fundedUser`, made through the REST API with `apiKey`. */
+  organization: Organization;
+  /** `page` signed in as `fundedUser`, on /overview. */
+  consolePage: Page;
+  upstream: Upstream;
+};
+
+export const test = base.extend<ConsoleFixtures>({
+  credit: [10, { option: true }],
+
+  fundedUser: async ({ user, credit }, use) => {
+    if (credit > 0) cli('credits:grant', '--email', user.email, '--amount', String(credit));
+    await use(user);
+  },
+
+  apiKey: async ({ fundedUser }, use) => {
+    const name = 'E2E key';
+    const { key, id } = cli('key:create', '--email', fundedUser.email, '--name', name);
+    await use({ key, id, name });
+  },
+
+  organization: async ({ request, apiBaseURL, apiKey }, use) => {
+    const name = `E2E Org ${Math.random().toString(36).slice(2, 7)}`;
+    const res = await request.post(`${apiBaseURL}/organizations`, { data: { name }, headers: { authorization: `Bearer ${apiKey.key}` } });
+    expect(res.status(), await res.text()).toBe(201);
+    const org = await res.json();
+    await use({ id: org.id, name: org.name });
+  },
+
+  consolePage: async ({ page, fundedUser }, use) => {
+    await signInThroughUi(page, fundedUser, '/overview');
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await use(page);
+  },
+
+  upstream: async ({}, use) => {
+    await use({
+      streamedText(provider, scenario) {
+        let content = '';
+        let reasoning = '';
+        for (const line of readFixture(provider, `${scenario}.chunks.txt`).split('\n')) {
+          if (!line.startsWith('data: {')) continue;
+          const delta = JSON.parse(line.slice(6)).choices?.[0]?.delta ?? {};
+          content += delta.content ?? '';
+          reasoning += delta.reasoning_content ?? delta.reasoning ?? '';
+        }
+        return { content, reasoning };
+      },
+    });
+  },
+});
+
+/** Phone width and the dark scheme, for the screenshots of each page. */
+export async function screenshotVariants(page: Page, name: string, save: (name: string, page?: Page) => Promise<void>) {
+  // Colours ease over 150 ms (transition-colors): let them settle after each scheme switch.
+  const settle = () => page.waitForTimeout(250);
+  await save(name, page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await settle();
+  await save(`${name}-dark`, page);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await save(`${name}-phone-dark`, page);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await settle();
+  await save(`${name}-phone`, page);
+  if (size) await page.setViewportSize(size);
+}
+
+export { expect };

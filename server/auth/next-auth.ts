@@ -1,0 +1,115 @@
+// next-auth (v5) for the browser: email + password (Credentials), and GitHub / Google when their client
+// ids are configured. Sessions are JWTs in an encrypted cookie (Credentials works only with JWT sessions)
+// that carry our user id as `uid`; pages and server actions re-read the user from the database on every
+// request (current-user.ts), so a deleted user's cookie stops working at once.
+// The config is built lazily on the first request: nothing reads the environment or the secret file at
+// build time.
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
+import Credentials from 'next-auth/providers/credentials';
+import GitHub from 'next-auth/providers/github';
+import Google from 'next-auth/providers/google';
+import { authSecret, env } from '@/server/env';
+import { isAppError } from '@/server/errors';
+import { linkOAuthUser } from './link-oauth-user';
+import { clientIp } from './sign-in-throttle';
+import { verifyCredentials } from './verify-credentials';
+
+/** The Credentials error code the sign-in form turns into "too many attempts". */
+export class ThrottledSignIn extends CredentialsSignin {
+  code = 'rate_limited';
+}
+
+export type OAuthProviderId = 'github' | 'google';
+
+/** OAuth providers with both an id and a secret configured, in display order. */
+export function configuredOAuthProviders(): { id: OAuthProviderId; name: string }[] {
+  const e = env();
+  const out: { id: OAuthProviderId; name: string }[] = [];
+  if (e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET) out.push({ id: 'github', name: 'GitHub' });
+  if (e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET) out.push({ id: 'google', name: 'Google' });
+  return out;
+}
+
+/** GitHub reports the primary email without saying whether it is verified; its emails API does. */
+async function githubEmailVerified(accessToken: string | undefined, email: string): Promise<boolean> {
+  if (!accessToken) return false;
+  const res = await fetch('https://api.github.com/user/emails', {
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'switchboard' },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) return false;
+  const emails = (await res.json()) as { email: string; verified: boolean }[];
+  return emails.some((e) => e.verified && e.email.toLowerCase() === email.toLowerCase());
+}
+
+function buildConfig(): NextAuthConfig {
+  const e = env();
+  const providers: NextAuthConfig['providers'] = [
+    Credentials({
+      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      async authorize(credentials, request) {
+        try {
+          return await verifyCredentials({ email: credentials?.email, password: credentials?.password, ip: clientIp(request.headers) });
+        } catch (err) {
+          if (isAppError(err) && err.code === 'rate_limited') throw new ThrottledSignIn();
+          throw err;
+        }
+      },
+    }),
+  ];
+  if (e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET) providers.push(GitHub({ clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET }));
+  if (e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET) providers.push(Google({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET }));
+
+  return {
+    secret: authSecret(),
+    trustHost: true,
+    session: { strategy: 'jwt', maxAge: 30 * 24 * 60 * 60 },
+    pages: { signIn: '/sign-in', error: '/sign-in' },
+    providers,
+    callbacks: {
+      // OAuth: link or create our user by verified email, and carry our id from here on.
+      async signIn({ user, account, profile }) {
+        if (!account || account.type === 'credentials') return true;
+        const email = (profile?.email as string | undefined) ?? user.email ?? null;
+        const verified =
+          account.provider === 'google'
+            ? profile?.email_verified === true
+            : account.provider === 'github' && email
+              ? await githubEmailVerified(account.access_token, email)
+              : false;
+        try {
+          const linked = await linkOAuthUser({
+            provider: account.provider,
+            providerAccountId: account.providerAccountId,
+            email,
+            emailVerified: verified,
+            name: user.name,
+            image: user.image,
+          });
+          user.id = linked.userId;
+          return true;
+        } catch (err) {
+          if (isAppError(err) && err.code === 'forbidden') return '/sign-in?error=UnverifiedEmail';
+          throw err;
+        }
+      },
+      jwt({ token, user }) {
+        if (user?.id) token.uid = user.id;
+        return token;
+      },
+      session({ session, token }) {
+        if (typeof token.uid === 'string') session.user.id = token.uid;
+        return session;
+      },
+    },
+    logger: {
+      // A wrong password is not a server error; everything else is.
+      error(error) {
+        if (error instanceof CredentialsSignin || (error as { type?: string }).type === 'CredentialsSignin') return;
+        console.error('[auth]', error);
+      },
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => buildConfig());

@@ -1,0 +1,52 @@
+// Auto top-up settings of an account: off by default; when on, a charge that takes the balance below
+// `threshold` buys `amount` of credit with the saved card (maybe-trigger-auto-top-up.ts).
+import { db } from '@/server/db';
+import { microsToUsd, usdToMicros } from '@/server/ledger/money';
+import { autoTopUpInput, type AutoTopUpInput } from './billing-inputs';
+import { defaultPaymentMethodOrThrow, defaultPaymentMethodRow } from './payment-methods';
+import { paymentProvider } from './payment-provider';
+import { toPaymentMethodDto } from './payment-dto';
+
+export const DEFAULT_THRESHOLD_MICROS = 5_000_000n;
+export const DEFAULT_AMOUNT_MICROS = 20_000_000n;
+
+const select = { enabled: true, thresholdMicros: true, amountMicros: true, inFlightPaymentId: true, lastTriggeredAt: true, disabledReason: true, updatedAt: true } as const;
+
+export async function getAutoTopUp(p: { accountId: string }) {
+  const prisma = await db();
+  const provider = await paymentProvider();
+  const [row, method] = await Promise.all([
+    prisma.autoTopUp.findUnique({ where: { accountId: p.accountId }, select }),
+    defaultPaymentMethodRow(p.accountId, provider.name),
+  ]);
+  return {
+    account_id: p.accountId,
+    enabled: row?.enabled ?? false,
+    threshold: microsToUsd(row?.thresholdMicros ?? DEFAULT_THRESHOLD_MICROS),
+    amount: microsToUsd(row?.amountMicros ?? DEFAULT_AMOUNT_MICROS),
+    /** Why it was switched off automatically (e.g. the card was declined); null when it was not. */
+    disabled_reason: row?.disabledReason ?? null,
+    in_flight_payment_id: row?.inFlightPaymentId ?? null,
+    last_triggered_at: row?.lastTriggeredAt?.toISOString() ?? null,
+    payment_method: method ? toPaymentMethodDto(method) : null,
+  };
+}
+export type AutoTopUpDto = Awaited<ReturnType<typeof getAutoTopUp>>;
+
+export async function updateAutoTopUp(p: { accountId: string; input: AutoTopUpInput; setupPath: string }): Promise<AutoTopUpDto> {
+  const input = autoTopUpInput.parse(p.input);
+  if (input.enabled) {
+    const provider = await paymentProvider();
+    await defaultPaymentMethodOrThrow(p.accountId, provider.name, p.setupPath);
+  }
+  const data = {
+    enabled: input.enabled,
+    ...(input.threshold !== undefined ? { thresholdMicros: usdToMicros(input.threshold) } : {}),
+    ...(input.amount !== undefined ? { amountMicros: usdToMicros(input.amount) } : {}),
+    // Switching it on again clears the reason it was switched off.
+    ...(input.enabled ? { disabledReason: null } : {}),
+  };
+  const prisma = await db();
+  await prisma.autoTopUp.upsert({ where: { accountId: p.accountId }, create: { accountId: p.accountId, ...data }, update: data });
+  return getAutoTopUp({ accountId: p.accountId });
+}

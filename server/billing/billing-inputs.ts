@@ -1,0 +1,87 @@
+// Request schemas of the billing endpoints (validation, tRPC input and the OpenAPI document share them),
+// and the bounds they enforce. Amounts are USD with at most cent precision; they become cents (what is
+// charged) and micro-dollars (what is credited, 1 USD = 1,000,000) right after parsing.
+import { z } from 'zod';
+
+export const MIN_PURCHASE_USD = 5;
+export const MAX_PURCHASE_USD = 10_000;
+export const MAX_AUTO_TOP_UP_THRESHOLD_USD = 10_000;
+export const MICROS_PER_CENT = 10_000n;
+
+const wholeCents = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
+
+export const usdAmount = z
+  .number()
+  .min(MIN_PURCHASE_USD, `The amount must be at least $${MIN_PURCHASE_USD}`)
+  .max(MAX_PURCHASE_USD, `The amount must be at most $${MAX_PURCHASE_USD.toLocaleString('en-US')}`)
+  .refine(wholeCents, 'The amount has at most two decimals (cents)')
+  .describe(`USD, ${MIN_PURCHASE_USD}–${MAX_PURCHASE_USD}, at most two decimals`);
+
+export const toCents = (usd: number): number => Math.round(usd * 100);
+
+export const checkoutInput = z.object({ amount: usdAmount });
+export type CheckoutInput = z.infer<typeof checkoutInput>;
+
+export const purchaseInput = z.object({
+  amount: usdAmount,
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Repeat the same key to retry safely: one charge and one credit per key (the Idempotency-Key header works too)'),
+});
+export type PurchaseInput = z.infer<typeof purchaseInput>;
+
+export const autoTopUpInput = z.object({
+  enabled: z.boolean(),
+  threshold: z
+    .number()
+    .min(0)
+    .max(MAX_AUTO_TOP_UP_THRESHOLD_USD)
+    .refine(wholeCents, 'The threshold has at most two decimals')
+    .optional()
+    .describe('USD: a charge that takes the balance below this triggers one top-up (default 5; unchanged when omitted)'),
+  amount: usdAmount.optional().describe('USD added by each top-up (default 20; unchanged when omitted)'),
+});
+export type AutoTopUpInput = z.infer<typeof autoTopUpInput>;
+
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded', 'disputed'] as const;
+
+export const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size (1–100, default 20)'),
+  cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page'),
+});
+
+export const listPaymentsQuery = listQuery.extend({
+  status: z.enum(PAYMENT_STATUSES).optional().describe('Only payments in this state'),
+});
+export type ListPaymentsQuery = z.infer<typeof listPaymentsQuery>;
+
+export const subscribeInput = z.object({
+  plan_id: z.string().min(1).max(64),
+  seats: z.number().int().min(1).max(10_000).optional().describe('Default: the current member count'),
+});
+export type SubscribeInput = z.infer<typeof subscribeInput>;
+
+export const seatsInput = z.object({ seats: z.number().int().min(1).max(10_000) });
+
+/** Keyset cursor over (createdAt, id), newest first. */
+export function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | null {
+  if (!cursor) return null;
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at);
+  if (!id || Number.isNaN(createdAt.getTime())) return null;
+  return { createdAt, id };
+}
+
+/** Prisma `where` for "older than the cursor" in (createdAt desc, id desc) order. */
+export function olderThan(cursor: string | undefined) {
+  const c = decodeCursor(cursor);
+  if (!c) return {};
+  return { OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] };
+}

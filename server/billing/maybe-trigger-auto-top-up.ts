@@ -1,0 +1,41 @@
+// Called after usage is settled (server/usage/flush.ts, once per written batch): for the accounts whose
+// balance fell below their auto top-up threshold, start one top-up each. Cheap when nothing is due (one
+// indexed query for the whole batch) and never throws into the caller. The charging code is loaded only
+// when a top-up is actually due, so the settlement path does not load the payment SDK.
+import { db } from '@/server/db';
+
+/** A top-up still in flight after this long belonged to a process that died mid-charge: resume it. */
+export const STALE_IN_FLIGHT_MS = 10 * 60_000;
+
+export async function maybeTriggerAutoTopUps(accountIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(accountIds)];
+  if (ids.length === 0) return;
+  try {
+    const prisma = await db();
+    const rows = await prisma.autoTopUp.findMany({
+      where: { accountId: { in: ids }, enabled: true },
+      select: { accountId: true, thresholdMicros: true, inFlightPaymentId: true, lastTriggeredAt: true, account: { select: { paidMicros: true, promoMicros: true } } },
+    });
+    const staleBefore = Date.now() - STALE_IN_FLIGHT_MS;
+    const due = rows.filter((r) =>
+      r.inFlightPaymentId
+        ? (r.lastTriggeredAt?.getTime() ?? 0) < staleBefore
+        : r.account.paidMicros + r.account.promoMicros < r.thresholdMicros,
+    );
+    if (due.length === 0) return;
+    const { chargeAutoTopUp, resumeAutoTopUp } = await import('./charge-auto-top-up');
+    await Promise.all(
+      due.map((r) =>
+        (r.inFlightPaymentId ? resumeAutoTopUp(r.accountId, r.inFlightPaymentId) : chargeAutoTopUp(r.accountId)).catch((err) =>
+          console.error(`auto top-up of account ${r.accountId} failed:`, (err as Error).message),
+        ),
+      ),
+    );
+  } catch (err) {
+    console.error('auto top-up check failed:', (err as Error).message);
+  }
+}
+
+export function maybeTriggerAutoTopUp(accountId: string): Promise<void> {
+  return maybeTriggerAutoTopUps([accountId]);
+}

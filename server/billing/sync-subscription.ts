@@ -1,0 +1,85 @@
+// Makes our Subscription row match the provider's subscription, and writes the plan history
+// (SubscriptionChange) for what changed. Called with the result of our own API calls and from webhooks
+// (with the subscription re-read from the provider, so a stale or reordered event cannot roll it back).
+// Idempotent: a second sync with the same snapshot changes nothing and records nothing.
+import { db } from '@/server/db';
+import type { Tx } from '@/server/ledger/post-ledger-entry';
+import type { SubscriptionSnapshot } from './payment-provider';
+
+export interface SyncOptions {
+  actorUserId?: string | null;
+  providerEventId?: string | null;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
+
+/** Returns our subscription id, or null when the snapshot names an organization or plan we do not have. */
+export async function syncSubscription(s: SubscriptionSnapshot, o: SyncOptions = {}): Promise<string | null> {
+  const prisma = await db();
+  const run = () => prisma.$transaction((tx) => syncInTx(tx, s, o));
+  try {
+    return await run();
+  } catch (err) {
+    // Two first syncs (the API call's and a webhook's) raced to insert: the second one updates instead.
+    if (isUniqueViolation(err)) return run();
+    throw err;
+  }
+}
+
+type Change = { kind: string; fromPlanId?: string | null; toPlanId?: string | null; fromSeats?: number | null; toSeats?: number | null };
+
+async function syncInTx(tx: Tx, s: SubscriptionSnapshot, o: SyncOptions): Promise<string | null> {
+  const [org, plan] = await Promise.all([
+    tx.organization.findUnique({ where: { id: s.organizationId }, select: { id: true } }),
+    tx.plan.findUnique({ where: { id: s.planId }, select: { id: true } }),
+  ]);
+  if (!org || !plan) return null;
+  const found = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM "Subscription" WHERE "providerSubscriptionId" = ${s.providerSubscriptionId} OR id = ${s.localId ?? ''}
+    ORDER BY ("providerSubscriptionId" IS NULL) LIMIT 1 FOR UPDATE`;
+  const data = {
+    planId: s.planId,
+    status: s.status,
+    seats: s.seats,
+    provider: s.provider,
+    providerSubscriptionId: s.providerSubscriptionId,
+    currentPeriodStart: s.currentPeriodStart,
+    currentPeriodEnd: s.currentPeriodEnd,
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+    canceledAt: s.status === 'CANCELED' ? (s.canceledAt ?? new Date()) : s.canceledAt,
+  };
+  const record = (subscriptionId: string, c: Change) =>
+    tx.subscriptionChange.create({ data: { subscriptionId, organizationId: s.organizationId, actorUserId: o.actorUserId ?? null, providerEventId: o.providerEventId ?? null, ...c } });
+
+  if (found.length === 0) {
+    const created = await tx.subscription.create({ data: { ...(s.localId ? { id: s.localId } : {}), organizationId: s.organizationId, ...data }, select: { id: true } });
+    await record(created.id, { kind: 'subscribed', toPlanId: s.planId, toSeats: s.seats });
+    if (s.status === 'CANCELED') await record(created.id, { kind: 'canceled', fromPlanId: s.planId });
+    return created.id;
+  }
+
+  const cur = await tx.subscription.findUniqueOrThrow({ where: { id: found[0].id } });
+  const changes: Change[] = [];
+  if (!cur.providerSubscriptionId) changes.push({ kind: 'subscribed', toPlanId: s.planId, toSeats: s.seats });
+  else {
+    if (cur.planId !== s.planId) changes.push({ kind: 'plan_changed', fromPlanId: cur.planId, toPlanId: s.planId });
+    if (cur.seats !== s.seats) changes.push({ kind: 'seats_changed', toPlanId: s.planId, fromSeats: cur.seats, toSeats: s.seats });
+    if (s.status !== 'CANCELED' && cur.cancelAtPeriodEnd !== s.cancelAtPeriodEnd) {
+      changes.push({ kind: s.cancelAtPeriodEnd ? 'cancel_scheduled' : 'cancel_withdrawn', fromPlanId: s.planId });
+    }
+    if (cur.status !== s.status) {
+      if (s.status === 'CANCELED') changes.push({ kind: 'canceled', fromPlanId: s.planId, fromSeats: cur.seats });
+      else if (s.status === 'PAST_DUE') changes.push({ kind: 'past_due', fromPlanId: s.planId });
+      else if (s.status === 'ACTIVE') changes.push({ kind: cur.status === 'INCOMPLETE' ? 'activated' : 'reactivated', toPlanId: s.planId });
+    }
+  }
+  if (changes.length === 0 && sameDates(cur, data)) return cur.id;
+  await tx.subscription.update({ where: { id: cur.id }, data });
+  for (const c of changes) await record(cur.id, c);
+  return cur.id;
+}
+
+function sameDates(a: { currentPeriodStart: Date | null; currentPeriodEnd: Date | null; canceledAt: Date | null }, b: typeof a): boolean {
+  const t = (d: Date | null) => d?.getTime() ?? null;
+  return t(a.currentPeriodStart) === t(b.currentPeriodStart) && t(a.currentPeriodEnd) === t(b.currentPeriodEnd) && t(a.canceledAt) === t(b.canceledAt);
+}

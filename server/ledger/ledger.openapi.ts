@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineEndpoint } from '@/server/http/openapi/registry';
+
+export const balanceSchema = z
+  .object({
+    account_id: z.string(),
+    balance: z.number().describe('USD: paid + promotional credit'),
+    paid: z.number().describe('USD of purchased / granted paid credit'),
+    promotional: z.number().describe('USD of promotional credit (spent first, soonest expiry first)'),
+    reserved: z.number().describe('USD held by generations in flight (their worst-case cost)'),
+    available: z.number().describe('USD new requests may still reserve: balance − reserved'),
+    balance_micros: z.string().describe('balance in micro-dollars (exact)'),
+    available_micros: z.string().describe('available in micro-dollars (exact)'),
+    currency: z.literal('usd'),
+    isDepleted: z.boolean().describe('true when nothing is available for a new request (requests get 402)'),
+  })
+  .meta({ id: 'Balance' });
+
+const memberBalanceSchema = z
+  .object({ account_id: z.string(), currency: z.literal('usd'), isDepleted: z.boolean() })
+  .describe('What members without billing:read see: whether credit remains, not how much')
+  .meta({ id: 'MemberBalance' });
+
+const tags = ['Credits'];
+
+defineEndpoint({
+  method: 'get',
+  path: '/users/{id}/balance',
+  summary: 'Credit balance of your personal account',
+  description: '`id` is `me` or your user id; another user’s id is a 404.',
+  tags,
+  params: z.object({ id: z.string() }),
+  response: balanceSchema,
+  errors: [404],
+});
+defineEndpoint({
+  method: 'get',
+  path: '/organizations/{id}/balance',
+  summary: 'Credit balance of an organization',
+  description: 'Any member may call it. Owners, admins and billing members (billing:read) get the amounts; other members only `isDepleted`.',
+  tags,
+  params: z.object({ id: z.string() }),
+  response: z.union([balanceSchema, memberBalanceSchema]),
+  errors: [404],
+});

@@ -1,0 +1,106 @@
+// Property-based tests of the ledger (fast-check), on PGlite and PostgreSQL. Random sequences of paid
+// grants, refunds (negative REFUND entries), promotional grants with and without expiry, reservations
+// with and without a capped key, settlements below and above the hold, releases (zero cost), aborts and
+// errors, crashes swept by the sweeper (and settlements arriving after it), and promotional expiry.
+//   1. Sequentially, each operation does exactly what an in-memory model predicts (admission included),
+//      and after every step: paid + promo == Σ ledger entries, reserved == Σ ACTIVE reservations,
+//      Σ unexpired grants' remaining == promo, one usage record per closed reservation, key window ==
+//      active holds + settled costs, and a just-admitted request left available ≥ −floor.
+//   2. Concurrently (groups of operations at once; real interleavings on PostgreSQL), the same
+//      conservation invariants hold after every group, nothing deadlocks or fails except 402s, and a group
+//      of admissions never takes available below the floor however they race.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { createApiKey } from '@/server/api-keys/create-api-key';
+import { db } from '@/server/db';
+import { createUser } from '@/server/users/create-user';
+import { describeEachDatabase } from '@/test/db';
+import { brokenInvariant, LedgerModel, opArb, runOp, snapshot, type Op, type Subject } from '@/test/ledger-ops';
+import { microsToUsd } from './money';
+
+const setupArb = fc.record({
+  floor: fc.constantFrom(0n, 0n, 400_000n),
+  keyLimit: fc.integer({ min: 1, max: 6 }).map((n) => BigInt(n) * 1_000_000n),
+});
+
+async function newSubject(setup: { floor: bigint; keyLimit: bigint }): Promise<Subject> {
+  const user = await createUser({ email: `prop-${randomUUID()}@example.com` });
+  const prisma = await db();
+  if (setup.floor) await prisma.account.update({ where: { id: user.personal_account_id }, data: { creditFloorMicros: setup.floor } });
+  const { apiKey } = await createApiKey({ userId: user.id, input: { name: 'prop', credit_limit: microsToUsd(setup.keyLimit) } });
+  return { accountId: user.personal_account_id, keyId: apiKey.id, floor: setup.floor, keyLimit: setup.keyLimit, gens: [], startedAt: Date.now() };
+}
+
+/** Leaves no ACTIVE reservation behind for the next run's sweeps to trip over. */
+const cleanUp = (s: Subject) => runOp(s, { t: 'sweep' });
+
+const reserveBurstArb: fc.Arbitrary<Op[]> = fc.array(
+  fc.record({ t: fc.constant('reserve' as const), micros: fc.bigInt({ min: 100_000n, max: 1_500_000n }), withKey: fc.boolean() }),
+  { minLength: 3, maxLength: 8 },
+);
+const groupArb: fc.Arbitrary<Op[]> = fc.oneof(fc.array(opArb, { minLength: 1, maxLength: 6 }), reserveBurstArb);
+const onlyAdds = (group: Op[]) => group.every((op) => op.t === 'reserve' || op.t === 'grant' || op.t === 'promo');
+
+describeEachDatabase('ledger properties', () => {
+  it('every operation does what the model predicts; the invariants hold after each', { timeout: 180_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(setupArb, fc.array(opArb, { minLength: 1, maxLength: 25 }), async (setup, ops) => {
+        const s = await newSubject(setup);
+        const model = new LedgerModel(s);
+        try {
+          for (const [i, op] of ops.entries()) {
+            const gen = op.t === 'settle' && s.gens.length ? s.gens[op.pick % s.gens.length] : undefined;
+            const predicted = op.t === 'settle' ? undefined : model.apply(op);
+            const outcome = await runOp(s, op);
+            if (op.t === 'settle') model.apply(op, gen);
+            const where = `after op #${i} ${JSON.stringify(op, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`;
+            if (op.t === 'reserve') expect(outcome.admitted, `admission ${where}`).toBe(predicted);
+            const x = await snapshot(s);
+            expect(brokenInvariant(x), where).toBeNull();
+            expect({ paid: x.paid, promo: x.promo, reserved: x.reserved, keyWindow: x.keyWindow, records: x.records }, where).toEqual({
+              paid: model.paid,
+              promo: model.promoTotal,
+              reserved: model.reserved,
+              keyWindow: model.keyWindow,
+              records: model.records,
+            });
+            if (outcome.admitted) expect(x.paid + x.promo - x.reserved, `available at admission ${where}`).toBeGreaterThanOrEqual(-s.floor);
+          }
+        } finally {
+          await cleanUp(s);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('concurrent interleavings keep the ledger conserved and admission within the floor', { timeout: 180_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(setupArb, fc.array(groupArb, { minLength: 1, maxLength: 6 }), async (setup, groups) => {
+        const s = await newSubject(setup);
+        // Start with something to spend, so that admissions race for it.
+        await runOp(s, { t: 'grant', micros: 3_000_000n });
+        try {
+          for (const [i, group] of groups.entries()) {
+            const before = await snapshot(s);
+            const results = await Promise.allSettled(group.map((op) => runOp(s, op)));
+            for (const r of results) if (r.status === 'rejected') throw r.reason;
+            const after = await snapshot(s);
+            expect(brokenInvariant(after), `after group #${i}`).toBeNull();
+            if (onlyAdds(group) && before.paid + before.promo - before.reserved >= -s.floor) {
+              expect(after.paid + after.promo - after.reserved, `available after admissions in group #${i}`).toBeGreaterThanOrEqual(-s.floor);
+            }
+          }
+          await cleanUp(s);
+          const closed = await snapshot(s);
+          expect(brokenInvariant(closed)).toBeNull();
+          expect(closed.reserved).toBe(0n);
+        } finally {
+          await cleanUp(s);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -1,0 +1,61 @@
+// DELETE /api/v1/organizations/{id} (owners only). Refused with 409 while:
+//   - a subscription is live (ACTIVE, TRIALING, PAST_DUE): cancel the plan first, so nobody is billed for
+//     an organization that no longer exists;
+//   - generations are in flight (reserved credit): retry in a moment;
+//   - credit remains, unless ?force=true: the balance is forfeited, not refunded.
+// Then, in one transaction: every API key of the organization is revoked (rows kept for usage history),
+// members whose active account it was are switched back to their personal account, and the Organization
+// row goes with its memberships, invites and subscriptions (cascade). The billing Account and its
+// ledger, payments and usage records stay for accounting; with no organization behind it nobody can
+// reach it (assertAccountAccess answers 404).
+import { z } from 'zod';
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors';
+import { microsToUsd } from '@/server/ledger/money';
+import { lockOrganizations } from './lock-organization';
+
+export interface DeletedOrganizationDto {
+  deleted: true;
+  id: string;
+  revoked_api_keys: number;
+  removed_members: number;
+  forfeited_balance: number;
+}
+
+export const deleteOrganizationQuery = z.object({
+  force: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true')
+    .describe('true: delete even though credit remains (the balance is forfeited)'),
+});
+
+const LIVE_SUBSCRIPTION = ['ACTIVE', 'TRIALING', 'PAST_DUE'] as const;
+
+export async function deleteOrganization(p: { organizationId: string; actorUserId: string; force?: boolean }): Promise<DeletedOrganizationDto> {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    await lockOrganizations(tx, [p.organizationId]);
+    const org = await tx.organization.findUnique({
+      where: { id: p.organizationId },
+      select: { id: true, name: true, account: { select: { paidMicros: true, promoMicros: true, reservedMicros: true } }, _count: { select: { memberships: true } } },
+    });
+    if (!org) throw new AppError('not_found', 'Organization not found');
+    const live = await tx.subscription.findFirst({ where: { organizationId: org.id, status: { in: [...LIVE_SUBSCRIPTION] } }, select: { id: true, planId: true } });
+    if (live) throw new AppError('conflict', `"${org.name}" has a live ${live.planId} subscription; cancel the plan before deleting the organization`, { subscription_id: live.id });
+    if (org.account.reservedMicros > 0n) throw new AppError('conflict', 'Generations billed to this organization are in flight; try again in a minute');
+    const balance = org.account.paidMicros + org.account.promoMicros;
+    if (balance > 0n && !p.force) {
+      throw new AppError('conflict', `"${org.name}" still has $${microsToUsd(balance).toFixed(2)} of credit. Spend it, or delete with ?force=true to forfeit it.`, {
+        balance: microsToUsd(balance),
+      });
+    }
+    const now = new Date();
+    const keys = await tx.apiKey.updateMany({ where: { accountId: org.id, deletedAt: null }, data: { deletedAt: now, deletedById: p.actorUserId } });
+    const switchBack = await tx.user.findMany({ where: { activeAccountId: org.id }, select: { id: true, personalAccountId: true } });
+    for (const u of switchBack) await tx.user.update({ where: { id: u.id }, data: { activeAccountId: u.personalAccountId } });
+    await tx.remoteConfig.deleteMany({ where: { scope: 'ORGANIZATION', scopeId: org.id } });
+    await tx.organization.delete({ where: { id: org.id } });
+    return { deleted: true as const, id: org.id, revoked_api_keys: keys.count, removed_members: org._count.memberships, forfeited_balance: balance > 0n ? microsToUsd(balance) : 0 };
+  });
+}

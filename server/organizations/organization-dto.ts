@@ -1,0 +1,57 @@
+// The organization record as the API shows it, and the inputs shared by create and update.
+import { z } from 'zod';
+import type { Role } from './permissions';
+
+export const slugSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/, 'slug: 1–48 lowercase letters, digits and dashes, not starting or ending with a dash');
+
+/** Organization-wide defaults. Strict: an unknown setting is a 400, not silently stored. */
+export const organizationSettingsSchema = z.strictObject({
+  default_model: z.string().min(1).max(200).nullable().optional().describe('Model the first-party clients preselect'),
+  allowed_models: z.array(z.string().min(1).max(200)).max(200).optional().describe('Models members may use; empty = all'),
+});
+export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
+
+export const organizationSelect = {
+  id: true,
+  name: true,
+  slug: true,
+  settings: true,
+  createdAt: true,
+  updatedAt: true,
+  _count: { select: { memberships: true } },
+} as const;
+
+type OrganizationRow = { id: string; name: string; slug: string; settings: unknown; createdAt: Date; updatedAt: Date; _count: { memberships: number } };
+
+export function toOrganizationDto(o: OrganizationRow, role: Role) {
+  const settings = organizationSettingsSchema.safeParse(o.settings ?? {});
+  return {
+    id: o.id,
+    name: o.name,
+    slug: o.slug,
+    settings: settings.success ? settings.data : {},
+    /** The caller's role in this organization. */
+    role: role.toLowerCase() as Lowercase<Role>,
+    member_count: o._count.memberships,
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+  };
+}
+export type OrganizationDto = ReturnType<typeof toOrganizationDto>;
+
+/** "Acme Research, Inc." → "acme-research-inc" */
+export function slugify(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/g, '');
+  return s || 'organization';
+}

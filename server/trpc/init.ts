@@ -1,0 +1,90 @@
+// tRPC for the console. The context is the signed-in user (next-auth session); procedures are thin — one
+// service call each — and never import server/db (eslint). AppErrors become tRPC errors carrying the same
+// code, message and metadata as the REST body, so the console shows the server's own messages.
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { Principal } from '@/server/auth/authenticate-bearer';
+import { auth } from '@/server/auth/next-auth';
+import { sessionPrincipal } from '@/server/console/session-principal';
+import { env } from '@/server/env';
+import { AppError, ERROR_STATUS, isAppError, toErrorBody } from '@/server/errors';
+import { publicOrigin } from '@/server/http/public-origin';
+import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+import type { Permission } from '@/server/organizations/permissions';
+
+export interface TrpcContext {
+  /** The signed-in user as a principal acting on their active account; null when signed out. */
+  principal: Principal | null;
+  /** Origin for links the server hands out (checkout returns, invite links); PUBLIC_URL when set. */
+  origin?: string;
+}
+
+export async function createTrpcContext(opts?: { req?: Request }): Promise<TrpcContext> {
+  const origin = opts?.req ? publicOrigin(opts.req.headers, opts.req.url) : undefined;
+  const session = await auth();
+  const userId = session?.user?.id;
+  if (!userId) return { principal: null, origin };
+  return { principal: await sessionPrincipal({ userId }), origin };
+}
+
+const TRPC_CODE: Record<number, TRPCError['code']> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  410: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const { body } = toErrorBody(isAppError(cause) || (cause as Error)?.name === 'ZodError' ? cause : error.code === 'INTERNAL_SERVER_ERROR' ? cause ?? error : error);
+    return { ...shape, message: body.error.message, data: { ...shape.data, stack: undefined, appError: body.error } };
+  },
+});
+
+/** Turns AppErrors thrown by services into TRPCErrors with the matching code (the formatter keeps the details). */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isAppError(result.error.cause)) {
+    const status = ERROR_STATUS[result.error.cause.code];
+    throw new TRPCError({ code: TRPC_CODE[status] ?? 'INTERNAL_SERVER_ERROR', message: result.error.cause.message, cause: result.error.cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(appErrors);
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  return next({ ctx: { principal: ctx.principal } });
+});
+export const createCallerFactory = t.createCallerFactory;
+
+/** Where links go when the context has no request (createCaller in tests, scripts). */
+export function originOf(ctx: TrpcContext): string {
+  return (ctx.origin ?? env().PUBLIC_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+}
+
+/**
+ * A procedure on the caller's active account (the console's account switcher picks it): resolves their
+ * role there with the same authorization step as REST (404 for an account they do not belong to, 403
+ * naming the permission) and hands `access` to the procedure. `organizationOnly` refuses personal accounts.
+ */
+export function accountProcedure(permission: Permission, options: { organizationOnly?: boolean } = {}) {
+  return protectedProcedure.use(async ({ ctx, next }) => {
+    const access = await assertAccountAccess({ userId: ctx.principal.userId, accountId: ctx.principal.accountId, permission });
+    if (options.organizationOnly && access.kind !== 'ORGANIZATION') {
+      throw new AppError('bad_request', 'This needs an organization: switch to one in the account menu, or create one');
+    }
+    return next({ ctx: { access } });
+  });
+}

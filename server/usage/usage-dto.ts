@@ -1,0 +1,132 @@
+// Usage records as clients see them: one row per generation (failed ones too). Money is a USD number
+// plus the exact micro-dollar amount as a string.
+import { microsToUsd } from '@/server/ledger/money';
+
+export const usageRecordSelect = {
+  id: true,
+  createdAt: true,
+  accountId: true,
+  userId: true,
+  apiKeyId: true,
+  model: true,
+  provider: true,
+  upstreamModel: true,
+  upstreamId: true,
+  status: true,
+  finishReason: true,
+  streamed: true,
+  promptTokens: true,
+  completionTokens: true,
+  cachedTokens: true,
+  cacheWriteTokens: true,
+  reasoningTokens: true,
+  costMicros: true,
+  cacheSavingsMicros: true,
+  latencyMs: true,
+  ttftMs: true,
+  errorCode: true,
+  errorMessage: true,
+  httpReferer: true,
+  xTitle: true,
+  taskId: true,
+  requestId: true,
+} as const;
+
+export interface UsageRecordRow {
+  id: string;
+  createdAt: Date;
+  accountId: string;
+  userId: string | null;
+  apiKeyId: string | null;
+  model: string;
+  provider: string;
+  upstreamModel: string;
+  upstreamId: string | null;
+  status: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  finishReason: string | null;
+  streamed: boolean;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costMicros: bigint;
+  cacheSavingsMicros: bigint;
+  latencyMs: number;
+  ttftMs: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  httpReferer: string | null;
+  xTitle: string | null;
+  taskId: string | null;
+  requestId: string | null;
+}
+
+export function toUsageRecordDto(r: UsageRecordRow) {
+  return {
+    id: r.id,
+    created_at: r.createdAt.toISOString(),
+    account_id: r.accountId,
+    user_id: r.userId,
+    api_key_id: r.apiKeyId,
+    model: r.model,
+    provider: r.provider,
+    status: r.status.toLowerCase() as 'success' | 'error' | 'aborted',
+    finish_reason: r.finishReason,
+    streamed: r.streamed,
+    prompt_tokens: r.promptTokens,
+    completion_tokens: r.completionTokens,
+    cached_tokens: r.cachedTokens,
+    cache_write_tokens: r.cacheWriteTokens,
+    reasoning_tokens: r.reasoningTokens,
+    total_tokens: r.promptTokens + r.completionTokens,
+    cost: microsToUsd(r.costMicros),
+    cost_micros: r.costMicros.toString(),
+    cache_savings: microsToUsd(r.cacheSavingsMicros),
+    latency_ms: r.latencyMs,
+    ttft_ms: r.ttftMs,
+    error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
+    app_title: r.xTitle,
+    http_referer: r.httpReferer,
+    task_id: r.taskId,
+  };
+}
+export type UsageRecordDto = ReturnType<typeof toUsageRecordDto>;
+
+/**
+ * One generation in OpenRouter's GET /generation shape (names such as total_cost, tokens_prompt,
+ * native_tokens_reasoning, provider_name, latency, origin), plus our status, error, ttft and task id.
+ */
+export function toGenerationDto(r: UsageRecordRow) {
+  return {
+    id: r.id,
+    created_at: r.createdAt.toISOString(),
+    model: r.model,
+    provider_name: r.provider,
+    upstream_model: r.upstreamModel,
+    upstream_id: r.upstreamId,
+    account_id: r.accountId,
+    user_id: r.userId,
+    api_key_id: r.apiKeyId,
+    streamed: r.streamed,
+    cancelled: r.status === 'ABORTED',
+    status: r.status.toLowerCase() as 'success' | 'error' | 'aborted',
+    finish_reason: r.finishReason,
+    tokens_prompt: r.promptTokens,
+    tokens_completion: r.completionTokens,
+    native_tokens_cached: r.cachedTokens,
+    native_tokens_cache_write: r.cacheWriteTokens,
+    native_tokens_reasoning: r.reasoningTokens,
+    total_cost: microsToUsd(r.costMicros),
+    total_cost_micros: r.costMicros.toString(),
+    cache_discount: microsToUsd(r.cacheSavingsMicros),
+    latency: r.latencyMs,
+    ttft: r.ttftMs,
+    error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
+    origin: r.httpReferer ?? '',
+    app_title: r.xTitle,
+    task_id: r.taskId,
+    request_id: r.requestId,
+  };
+}
+export type GenerationDto = ReturnType<typeof toGenerationDto>;

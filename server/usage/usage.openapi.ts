@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { defineEndpoint } from '@/server/http/openapi/registry';
+import { generationQuery } from './get-generation';
+import { metricsQuery } from './get-usage-metrics';
+import { memberUsageQuery, organizationUsageQuery, userUsageQuery } from './usage-query';
+
+const status = z.enum(['success', 'error', 'aborted']);
+const error = z.object({ code: z.string(), message: z.string() }).nullable();
+const visibility = z.enum(['account', 'own']).describe('account: every member’s rows; own: only yours (your role lacks usage:read-all)');
+
+export const usageRecordSchema = z
+  .object({
+    id: z.string().describe('Generation id (gen-…)'),
+    created_at: z.string(),
+    account_id: z.string(),
+    user_id: z.string().nullable(),
+    api_key_id: z.string().nullable(),
+    model: z.string(),
+    provider: z.string(),
+    status,
+    finish_reason: z.string().nullable(),
+    streamed: z.boolean(),
+    prompt_tokens: z.number().int(),
+    completion_tokens: z.number().int(),
+    cached_tokens: z.number().int(),
+    cache_write_tokens: z.number().int(),
+    reasoning_tokens: z.number().int(),
+    total_tokens: z.number().int(),
+    cost: z.number().describe('USD charged'),
+    cost_micros: z.string(),
+    cache_savings: z.number().describe('USD saved by prompt caching'),
+    latency_ms: z.number().int(),
+    ttft_ms: z.number().int().nullable().describe('Time to first token'),
+    error,
+    app_title: z.string().nullable().describe('X-Title header'),
+    http_referer: z.string().nullable().describe('HTTP-Referer header'),
+    task_id: z.string().nullable().describe('X-Task-ID header'),
+  })
+  .meta({ id: 'UsageRecord' });
+
+const usageGroupSchema = z
+  .object({
+    day: z.string().optional().describe('YYYY-MM-DD (UTC), with group_by=day'),
+    model: z.string().optional().describe('with group_by=model'),
+    requests: z.number().int(),
+    errors: z.number().int(),
+    prompt_tokens: z.number().int(),
+    completion_tokens: z.number().int(),
+    cached_tokens: z.number().int(),
+    reasoning_tokens: z.number().int(),
+    cost: z.number(),
+    cost_micros: z.string(),
+    cache_savings: z.number(),
+    cache_savings_micros: z.string(),
+  })
+  .meta({ id: 'UsageGroup' });
+
+const usageResponse = z.union([
+  z.object({ data: z.array(usageRecordSchema), next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last'), visibility }),
+  z.object({ group_by: z.enum(['day', 'model']), data: z.array(usageGroupSchema), next_cursor: z.null(), visibility }),
+]);
+
+const usageDescription =
+  'Newest first, `limit` rows per page (max 200) with an opaque `next_cursor`. Filters combine with AND; `from` is inclusive, `to` exclusive. ' +
+  'With `group_by=day|model` the database aggregates instead (requests, tokens, cost, cache savings per UTC day or per model; not paginated, at most 1000 groups).';
+const tags = ['Usage'];
+
+defineEndpoint({ method: 'get', path: '/users/{id}/usages', summary: 'Your usage history (every account you used)', description: usageDescription, tags, params: z.object({ id: z.string() }), query: userUsageQuery, response: usageResponse, errors: [404] });
+defineEndpoint({
+  method: 'get',
+  path: '/organizations/{id}/usages',
+  summary: 'Usage of an organization',
+  description: `${usageDescription} Owners, admins and billing members see every member's usage (filter with user_id); other members see their own.`,
+  tags,
+  params: z.object({ id: z.string() }),
+  query: organizationUsageQuery,
+  response: usageResponse,
+  errors: [403, 404],
+});
+defineEndpoint({
+  method: 'get',
+  path: '/organizations/{id}/members/{memberId}/usages',
+  summary: "A member's usage of the organization",
+  description: `${usageDescription} \`memberId\` is the member's user id. Needs usage:read-all unless it is you.`,
+  tags,
+  params: z.object({ id: z.string(), memberId: z.string() }),
+  query: memberUsageQuery,
+  response: usageResponse,
+  errors: [403, 404],
+});
+
+const percentiles = z.object({ p50: z.number().int().nullable(), p95: z.number().int().nullable() });
+const stats = {
+  requests: z.number().int(),
+  errors: z.number().int(),
+  aborted: z.number().int().describe('Cancelled by the client (not errors)'),
+  error_rate: z.number().describe('errors / requests'),
+  spend: z.number().describe('USD'),
+  spend_micros: z.string(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  cached_tokens: z.number().int(),
+  reasoning_tokens: z.number().int(),
+  cache_hit_ratio: z.number().describe('cached_tokens / prompt_tokens'),
+  cache_savings: z.number().describe('USD saved by prompt caching'),
+  cache_savings_micros: z.string(),
+  latency_ms: percentiles.describe('Over successful generations'),
+  ttft_ms: percentiles.describe('Time to first token, over successful generations'),
+};
+defineEndpoint({
+  method: 'get',
+  path: '/organizations/{id}/metrics',
+  summary: 'Usage metrics of an organization',
+  description:
+    'Totals, a gap-free time series (`interval` hour or UTC day; at most 744 hours or 366 days) and a per-model breakdown (top 100 by spend). ' +
+    'Members without usage:read-all get the same figures over their own usage (`visibility: own`).',
+  tags,
+  params: z.object({ id: z.string() }),
+  query: metricsQuery,
+  response: z.object({
+    from: z.string(),
+    to: z.string(),
+    interval: z.enum(['hour', 'day']),
+    visibility,
+    totals: z.object(stats),
+    series: z.array(z.object({ bucket: z.string().describe('Bucket start (UTC)'), ...stats })),
+    by_model: z.array(z.object({ model: z.string(), ...stats })),
+  }),
+  errors: [404],
+});
+
+defineEndpoint({
+  method: 'get',
+  path: '/generation',
+  summary: 'One generation (OpenRouter-style record)',
+  description: 'For the user who made it, or a member of its account with usage:read-all; 404 otherwise. Available a moment after the response ends.',
+  tags,
+  query: generationQuery,
+  response: z.object({
+    data: z.object({
+      id: z.string(),
+      created_at: z.string(),
+      model: z.string(),
+      provider_name: z.string(),
+      upstream_model: z.string(),
+      upstream_id: z.string().nullable(),
+      account_id: z.string(),
+      user_id: z.string().nullable(),
+      api_key_id: z.string().nullable(),
+      streamed: z.boolean(),
+      cancelled: z.boolean(),
+      status,
+      finish_reason: z.string().nullable(),
+      tokens_prompt: z.number().int(),
+      tokens_completion: z.number().int(),
+      native_tokens_cached: z.number().int(),
+      native_tokens_cache_write: z.number().int(),
+      native_tokens_reasoning: z.number().int(),
+      total_cost: z.number().describe('USD'),
+      total_cost_micros: z.string(),
+      cache_discount: z.number().describe('USD saved by prompt caching'),
+      latency: z.number().int().describe('ms from request to the end of the response'),
+      ttft: z.number().int().nullable().describe('ms to the first token'),
+      error,
+      origin: z.string().describe('HTTP-Referer'),
+      app_title: z.string().nullable().describe('X-Title'),
+      task_id: z.string().nullable().describe('X-Task-ID'),
+      request_id: z.string().nullable(),
+    }),
+  }),
+  errors: [404],
+});

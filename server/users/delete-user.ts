@@ -1,0 +1,44 @@
+// DELETE /api/v1/users/me. Refused (409) while the user is the only owner of an organization: its members
+// would be left with nobody able to manage it. Otherwise, in one transaction: the user row goes, and with
+// it (cascades) their memberships, OAuth identities, API keys, account auth tokens and pending device
+// approvals, so every credential stops working on the next request. The personal billing account and its
+// ledger stay (financial records), anonymised and unreachable; a remaining balance is forfeited.
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors';
+import { countOwners, lockOrganizations } from '@/server/organizations/lock-organization';
+
+export interface DeletedUserDto {
+  deleted: true;
+  id: string;
+  revoked_api_keys: number;
+  revoked_auth_tokens: number;
+  left_organizations: number;
+}
+
+export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto> {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({
+      where: { id: p.userId },
+      select: { id: true, personalAccountId: true, memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } } },
+    });
+    if (!user) throw new AppError('unauthorized', 'This credential belongs to a deleted user');
+    const owned = user.memberships.filter((m) => m.role === 'OWNER');
+    await lockOrganizations(tx, owned.map((m) => m.organizationId));
+    const soleOwner: { id: string; name: string }[] = [];
+    for (const m of owned) if ((await countOwners(tx, m.organizationId)) <= 1) soleOwner.push({ id: m.organizationId, name: m.organization.name });
+    if (soleOwner.length > 0) {
+      throw new AppError(
+        'conflict',
+        `You are the only owner of ${soleOwner.map((o) => `"${o.name}"`).join(', ')}. Make another member an owner, or delete the organization, before deleting your account.`,
+        { organizations: soleOwner },
+      );
+    }
+    const revokedKeys = await tx.apiKey.count({ where: { userId: user.id, deletedAt: null } });
+    const revokedTokens = await tx.authToken.count({ where: { userId: user.id, revokedAt: null } });
+    await tx.remoteConfig.deleteMany({ where: { scope: 'USER', scopeId: user.id } });
+    await tx.user.delete({ where: { id: user.id } });
+    await tx.account.update({ where: { id: user.personalAccountId }, data: { name: 'Deleted user' } });
+    return { deleted: true as const, id: user.id, revoked_api_keys: revokedKeys, revoked_auth_tokens: revokedTokens, left_organizations: user.memberships.length };
+  });
+}

@@ -1,0 +1,24 @@
+// PATCH /api/v1/users/me: the profile fields a user may change themselves. Everything else (email and its
+// verification, roles, balances) is refused by the strict schema with a 400 naming the field.
+import { z } from 'zod';
+import { db } from '@/server/db';
+import { profileSelect, toProfileDto, type ProfileDto } from './get-user-profile';
+
+export const updateUserProfileInput = z
+  .strictObject({
+    name: z.string().trim().min(1, 'Name must not be empty').max(100).optional(),
+    image: z.url({ protocol: /^https?$/, message: 'image must be an http(s) URL' }).max(2000).nullable().optional(),
+  })
+  .refine((v) => v.name !== undefined || v.image !== undefined, 'Nothing to update: send name and/or image');
+export type UpdateUserProfileInput = z.input<typeof updateUserProfileInput>;
+
+export async function updateUserProfile(p: { userId: string; input: UpdateUserProfileInput }): Promise<ProfileDto> {
+  const input = updateUserProfileInput.parse(p.input);
+  const prisma = await db();
+  const user = await prisma.user.update({
+    where: { id: p.userId },
+    data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.image !== undefined ? { image: input.image } : {}) },
+    select: profileSelect,
+  });
+  return toProfileDto(user);
+}
