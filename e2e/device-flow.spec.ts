@@ -95,6 +95,9 @@ test.describe('device flow', () => {
     await saveScreenshot('authorize');
     await page.getByRole('button', { name: 'Approve' }).click();
     const url = await received;
+    // The loopback server sees the request before the browser has finished that navigation; let it land
+    // before navigating again, or the next goto races it.
+    await page.waitForURL((u) => u.pathname === '/callback');
     expect(url.searchParams.get('state')).toBe('xyz-123');
     const token = url.searchParams.get('token');
     expect(token).toMatch(/^sb-at-v1-/);
