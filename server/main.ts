@@ -81,7 +81,7 @@ async function main() {
 
   const base = `http://localhost:${port}`;
   console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);
-  console.log(`  Console        ${base}/`);
+  console.log(`  Console        ${base}/overview`);
   console.log(`  API base URL   ${base}/api/v1`);
   console.log(`  Health         ${base}/api/health`);
   if (demo) {

@@ -7,6 +7,7 @@ import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { customCatalogEntries } from '@/server/providers/custom-providers';
 import { grantCredits } from '@/server/ledger/balance';
 import { createUser } from '@/server/users/create-user';
+import { CURRENT_TERMS_VERSION } from '@/server/users/terms';
 
 export async function seedPlans(): Promise<number> {
   const prisma = await db();
@@ -39,7 +40,7 @@ export async function ensureDemoAccount(): Promise<DemoAccount | null> {
   if ((await prisma.user.count()) > 0) return null;
   const password = randomBytes(9).toString('base64url');
   const user = await createUser({ email: DEMO_EMAIL, password, name: 'Demo', emailVerified: true });
-  await prisma.user.update({ where: { id: user.id }, data: { termsVersion: 'demo', termsAcceptedAt: new Date() } });
+  await prisma.user.update({ where: { id: user.id }, data: { termsVersion: CURRENT_TERMS_VERSION, termsAcceptedAt: new Date() } });
   await grantCredits({ accountId: user.personal_account_id, amountMicros: DEMO_CREDIT_MICROS, kind: 'ADJUSTMENT', idempotencyKey: `demo-credit:${user.id}`, note: 'Demo account credit' });
   const { key } = await createApiKey({ userId: user.id, input: { name: 'Demo key' } });
   return { email: DEMO_EMAIL, password, key, creditUsd: Number(DEMO_CREDIT_MICROS) / 1e6 };
