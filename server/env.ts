@@ -15,6 +15,11 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+/** A switch that is on unless set to 0/false/no. */
+const boolDefaultOn = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => !(v === '0' || v === 'false' || v === 'no'));
 
 export const envSchema = z
   .object({
@@ -55,6 +60,8 @@ export const envSchema = z
 
     /** Requests per minute per API key on the chat endpoint. */
     RATE_LIMIT_RPM: z.coerce.number().int().min(1, 'RATE_LIMIT_RPM must be at least 1').default(600),
+    /** Send a warm API key's provider request while its admission is in the database (gateway/early-dispatch.ts). */
+    EARLY_DISPATCH: boolDefaultOn,
     /** Skip creating the demo account on an empty embedded database. */
     SKIP_DEMO: bool,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -14,7 +14,9 @@ import { providerRegistry, type ProviderEntry } from '@/server/providers/registr
 import type { ChatRequest, ConvertContext, UpstreamRequest } from '@/server/providers/types';
 import { hasImages, MAX_BODY_BYTES, parseChatRequest } from './chat-request-schema';
 import { reservationMicros } from './cost';
+import { dispatchEarly, forgetKey, mayDispatchEarly, rememberAdmission } from './early-dispatch';
 import { checkRateLimit } from './rate-limit';
+import type { UpstreamResponse } from './upstream-client';
 import type { ChatTransport } from './transport';
 
 export interface Admission {
@@ -27,6 +29,8 @@ export interface Admission {
   generationId: string;
   reservedMicros: bigint;
   tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
+  /** The provider request, already sent during admission (early-dispatch.ts); otherwise the runner sends it. */
+  upstream?: Promise<UpstreamResponse>;
 }
 
 /**
@@ -87,9 +91,18 @@ async function admitApiKey(t: ChatTransport, token: string): Promise<Admission> 
 
   const generationId = newGenerationId();
   const reservedMicros = reservationMicros(p.req, p.model);
-  const r = await reserveForApiKey({ keyHash: hashSecret(token), model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
-  if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
-  return { principal: r.principal, ...p, generationId, reservedMicros, tracking: tracking(t) };
+  const keyHash = hashSecret(token);
+  const early = p.upstreamRequest && mayDispatchEarly(keyHash, reservedMicros) ? dispatchEarly(p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
+  try {
+    const r = await reserveForApiKey({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
+    if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
+    else rememberAdmission(keyHash, r.headroomMicros);
+    return { principal: r.principal, ...p, generationId, reservedMicros, tracking: tracking(t), upstream: early?.response };
+  } catch (err) {
+    forgetKey(keyHash);
+    early?.cancel();
+    throw err;
+  }
 }
 
 const apiKeySubject = (token: string) => `key:${hashSecret(token)}`;

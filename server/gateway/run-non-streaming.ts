@@ -12,7 +12,7 @@ export async function runNonStreaming(t: ChatTransport, a: Admission, requestId:
   if (adapter.local) {
     body = adapter.local.complete(a.req);
   } else {
-    const res = await openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal);
+    const res = await (a.upstream ?? openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal));
     const text = await res.body.text();
     try {
       body = JSON.parse(text);

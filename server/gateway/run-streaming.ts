@@ -19,20 +19,21 @@ export function setKeepAliveInterval(ms: number): void {
 export async function runStreaming(t: ChatTransport, a: Admission, requestId: string, started: number): Promise<GenerationOutcome> {
   const adapter = a.provider.adapter;
   const converter: StreamConverter = adapter.createStreamConverter(a.ctx);
-  let events: AsyncIterable<SseEvent>;
+  // Upstream bytes (parsed here, chunk by chunk) or, for a local adapter, its events.
+  let body: AsyncIterable<Buffer> | null = null;
+  let events: AsyncIterable<SseEvent> | null = null;
   let earlyError: MidStreamError | null = null;
 
   if (adapter.local) {
     events = adapter.local.stream(a.req, t.signal);
   } else {
     try {
-      const res = await openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal);
-      events = parseBody(res.body);
+      const res = await (a.upstream ?? openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal));
+      body = res.body;
     } catch (err) {
       // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code.
       if (err instanceof UpstreamHttpError && err.failure.kind === 'context_length_exceeded') {
         earlyError = { code: 'context_length_exceeded', message: err.message };
-        events = (async function* () {})();
       } else throw err;
     }
   }
@@ -53,18 +54,39 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
   let outputChars = 0;
   let ttftMs: number | undefined;
   let failure: MidStreamError | null = earlyError;
+  /** Converts and writes one event; a promise only when the client is not keeping up (backpressure). */
+  const emit = (ev: SseEvent): Promise<void> | undefined => {
+    let pending: Promise<void>[] | undefined;
+    for (const d of converter.push(ev)) {
+      if (exclude) stripReasoning(d);
+      const n = deltaChars(d);
+      if (n === 0 && !d.tool_calls && !d.reasoning_details) continue;
+      outputChars += n;
+      ttftMs ??= Math.round(performance.now() - started);
+      const p = write(w.delta(d));
+      if (p) (pending ??= []).push(p);
+    }
+    return pending && Promise.all(pending).then(() => {});
+  };
   try {
-    for await (const ev of events) {
-      for (const d of converter.push(ev)) {
-        if (exclude) stripReasoning(d);
-        const n = deltaChars(d);
-        if (n === 0 && !d.tool_calls && !d.reasoning_details) continue;
-        outputChars += n;
-        ttftMs ??= Math.round(performance.now() - started);
-        const p = write(w.delta(d));
-        if (p) await p;
+    if (body) {
+      // Events are handled synchronously as each chunk is parsed: no promise per event, only per chunk
+      // read (and per write the client is slow to take).
+      const parser = createSseParser();
+      for await (const chunk of body) {
+        for (const ev of parser.push(chunk)) {
+          const p = emit(ev);
+          if (p) await p;
+        }
+        if (t.signal.aborted) break;
       }
-      if (t.signal.aborted) break;
+      if (!t.signal.aborted) for (const ev of parser.end()) emit(ev);
+    } else if (events) {
+      for await (const ev of events) {
+        const p = emit(ev);
+        if (p) await p;
+        if (t.signal.aborted) break;
+      }
     }
   } catch (err) {
     if (!t.signal.aborted) failure = { code: 'server_error', message: `The provider (${a.model.provider}) stream failed: ${(err as Error).message ?? 'connection lost'}` };
@@ -95,12 +117,6 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
     t.end();
   }
   return outcome;
-}
-
-async function* parseBody(body: AsyncIterable<Buffer>): AsyncIterable<SseEvent> {
-  const parser = createSseParser();
-  for await (const chunk of body) yield* parser.push(chunk);
-  yield* parser.end();
 }
 
 function stripReasoning(d: StreamDelta): void {

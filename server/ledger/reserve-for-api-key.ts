@@ -38,20 +38,21 @@ const ADMIT_KEY_SQL = `
   ), a AS (
     UPDATE "Account" SET "reservedMicros" = "reservedMicros" + $7::bigint
     WHERE id = (SELECT "accountId" FROM ok)
-    RETURNING id
+    RETURNING id, "paidMicros" + "promoMicros" - "reservedMicros" + "creditFloorMicros" AS headroom
   ), ku AS (
     UPDATE "ApiKey" SET
       "windowSpentMicros" = CASE WHEN "windowStartedAt" < ok."windowStart" THEN $7::bigint ELSE "windowSpentMicros" + $7::bigint END,
       "windowStartedAt" = CASE WHEN "windowStartedAt" < ok."windowStart" THEN ok."windowStart" ELSE "windowStartedAt" END,
       "lastUsedAt" = $2::timestamp(3)
     FROM ok WHERE "ApiKey".id = ok.id
-    RETURNING "ApiKey".id
+    RETURNING "ApiKey".id, "ApiKey"."creditLimitMicros" - "ApiKey"."windowSpentMicros" AS headroom
   ), r AS (
     INSERT INTO "Reservation" (id, "accountId", "apiKeyId", "userId", model, provider, "generationId", "amountMicros", "expiresAt")
     SELECT $8, ok."accountId", ok.id, ok."userId", $3, $9, $10, $7::bigint, $11::timestamp(3) FROM ok
     RETURNING id
   )
-  SELECT key.*, EXISTS (SELECT 1 FROM acct) AS "accountOk", (SELECT id FROM r) AS "reservationId"
+  SELECT key.*, EXISTS (SELECT 1 FROM acct) AS "accountOk", (SELECT id FROM r) AS "reservationId",
+         LEAST((SELECT headroom FROM a), (SELECT headroom FROM ku))::text AS "headroomMicros"
   FROM (SELECT 1) AS one LEFT JOIN key ON true`;
 
 // The same for many requests at once (see the batching below). Per account, every request is admitted
@@ -94,7 +95,7 @@ const ADMIT_KEYS_BATCH_SQL = `
     UPDATE "Account" SET "reservedMicros" = "reservedMicros" + s.total
     FROM (SELECT "accountId", sum(amount) AS total FROM ok GROUP BY "accountId") s
     WHERE "Account".id = s."accountId"
-    RETURNING "Account".id
+    RETURNING "Account".id, "paidMicros" + "promoMicros" - "reservedMicros" + "creditFloorMicros" AS headroom
   ), ku AS (
     UPDATE "ApiKey" SET
       "windowSpentMicros" = CASE WHEN "windowStartedAt" < s.ws THEN s.total ELSE "windowSpentMicros" + s.total END,
@@ -102,15 +103,17 @@ const ADMIT_KEYS_BATCH_SQL = `
       "lastUsedAt" = $2::timestamp(3)
     FROM (SELECT id, sum(amount) AS total, max("windowStart") AS ws FROM ok GROUP BY id) s
     WHERE "ApiKey".id = s.id
-    RETURNING "ApiKey".id
+    RETURNING "ApiKey".id, "ApiKey"."creditLimitMicros" - "ApiKey"."windowSpentMicros" AS headroom
   ), r AS (
     INSERT INTO "Reservation" (id, "accountId", "apiKeyId", "userId", model, provider, "generationId", "amountMicros", "expiresAt")
     SELECT rid, "accountId", id, "userId", model, provider, g, amount, exp FROM ok
     RETURNING id, "generationId"
   )
   SELECT key.ord, key.id, key."keyHash", key."userId", key."accountId", key.deleted, key.expired, key."limitReset",
-         key."allowedModels", key."hasCreditLimit", key."modelAllowed", r.id AS "reservationId"
-  FROM key LEFT JOIN r ON r."generationId" = key.g`;
+         key."allowedModels", key."hasCreditLimit", key."modelAllowed", r.id AS "reservationId",
+         CASE WHEN r.id IS NOT NULL THEN LEAST(acc.headroom, kh.headroom)::text END AS "headroomMicros"
+  FROM key LEFT JOIN r ON r."generationId" = key.g
+  LEFT JOIN a AS acc ON acc.id = key."accountId" LEFT JOIN ku AS kh ON kh.id = key.id`;
 
 interface Row {
   id: string | null;
@@ -125,6 +128,8 @@ interface Row {
   modelAllowed: boolean;
   accountOk: boolean;
   reservationId: string | null;
+  /** What the account (and the key's spend window, when it has a limit) can still cover after this reservation. */
+  headroomMicros: string | null;
 }
 
 export interface KeyAdmissionInput {
@@ -140,7 +145,13 @@ export interface KeyAdmissionInput {
 }
 
 export type KeyAdmission =
-  | { admitted: true; principal: Principal; reservationId: string }
+  | {
+      admitted: true;
+      principal: Principal;
+      reservationId: string;
+      /** Credit left after this reservation: the lesser of the account's and, with a limit, the key window's. */
+      headroomMicros: bigint;
+    }
   /** The key is valid but may not use this model: nothing was reserved. */
   | { admitted: false; principal: Principal };
 
@@ -188,18 +199,19 @@ function interpret(row: Row | undefined, input: KeyAdmissionInput): Promise<KeyA
   };
   if (!row.modelAllowed) return { admitted: false, principal };
   if (!row.reservationId) return refuseReservation({ accountId: row.accountId, apiKeyId: row.id, amountMicros: input.amountMicros }, row.accountOk);
-  return { admitted: true, principal, reservationId: row.reservationId };
+  return { admitted: true, principal, reservationId: row.reservationId, headroomMicros: BigInt(row.headroomMicros ?? '0') };
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Group admission. Under load, admissions that arrive while earlier ones are still in the database are sent
-// together as one statement: one round trip and one commit for the group. A commit waits for the WAL to
-// reach the disk while it holds the account's row lock, so one account (one busy API key) could otherwise
-// be admitted only one request per commit. No request waits for a timer: with nothing in flight a request is
-// sent at once, alone, exactly as before; a group forms only from requests that would have queued anyway.
+// Group admission. Admissions of a key that arrive while one of its statements is in the database wait for
+// it and then go together, as one statement: one round trip and one commit for the group. (A commit waits
+// for the WAL to reach the disk while it holds the account's row lock, so statement after statement one busy
+// key would be admitted at one request per disk flush, and queue behind its own statements.) No request
+// waits for a timer: a request whose key has nothing in flight is sent at once, as before; keys do not wait
+// for each other.
 
-/** Statements in flight at once (PostgreSQL runs them in parallel for different accounts; PGlite does not). */
-const MAX_IN_FLIGHT = 3;
+/** Statements in flight at once, over all keys (the pool also serves settlement and everything else). */
+const MAX_IN_FLIGHT = 6;
 /** Requests per statement. */
 const BATCH_MAX = 64;
 
@@ -209,15 +221,23 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-const queue: Waiting[] = [];
+let queue: Waiting[] = [];
 let inFlight = 0;
+const busyKeys = new Set<string>();
 
 function pump(): void {
   while (queue.length && inFlight < MAX_IN_FLIGHT) {
-    const group = queue.splice(0, BATCH_MAX);
+    const group: Waiting[] = [];
+    const rest: Waiting[] = [];
+    for (const w of queue) (group.length < BATCH_MAX && !busyKeys.has(w.input.keyHash) ? group : rest).push(w);
+    if (group.length === 0) return;
+    queue = rest;
+    const keys = new Set(group.map((w) => w.input.keyHash));
+    for (const k of keys) busyKeys.add(k);
     inFlight++;
     void runGroup(group).finally(() => {
       inFlight--;
+      for (const k of keys) busyKeys.delete(k);
       pump();
     });
   }

@@ -1,0 +1,84 @@
+// Early dispatch: the provider request of an API key that this process admitted moments ago, with credit to
+// spare, is sent while its admission statement is still in the database. The database round trip then
+// overlaps the provider's time to first byte instead of adding to it: for a stream, time to first token
+// through Switchboard is the provider's plus our CPU time, not plus a commit.
+//
+// Nothing the client sees changes: no byte of the upstream answer is read or forwarded before admission
+// succeeded, and a refused admission (deleted or expired key, no credit, a model the key may not use) gets
+// the same 401/402/403 as always while the upstream request is aborted and its connection released.
+//
+// What it may cost us, never the customer: a provider request started and aborted at once, for a key that
+// stopped being usable within the last WARM_MS. Bounded:
+//   - only keys admitted by this process in the last WARM_MS (an unknown or invalid key never reaches a
+//     provider before the database said yes; a refusal forgets the key at once);
+//   - only while the credit left at the key's last admission covers HEADROOM_FACTOR times this request's
+//     reservation, and each early request spends its reservation from that remembered headroom until the
+//     next admission result refreshes it (so a burst cannot outrun the balance it was measured against).
+// EARLY_DISPATCH=0 turns it off.
+import { env } from '@/server/env';
+import type { ProviderAdapter, UpstreamRequest } from '@/server/providers/types';
+import { openUpstream } from './open-upstream';
+import type { UpstreamResponse } from './upstream-client';
+
+const WARM_MS = 60_000;
+const HEADROOM_FACTOR = 20n;
+const MAX_KEYS = 10_000;
+
+const warm = new Map<string, { until: number; headroom: bigint }>();
+
+/** Whether this key's next request may go to the provider before its admission completes. */
+export function mayDispatchEarly(keyHash: string, reservationMicros: bigint, now = Date.now()): boolean {
+  if (!env().EARLY_DISPATCH) return false;
+  const w = warm.get(keyHash);
+  if (!w || w.until < now) return false;
+  if (w.headroom < reservationMicros * HEADROOM_FACTOR) return false;
+  w.headroom -= reservationMicros;
+  return true;
+}
+
+/** An admission succeeded: remember the key as warm, with the credit it had left. */
+export function rememberAdmission(keyHash: string, headroomMicros: bigint, now = Date.now()): void {
+  if (warm.size >= MAX_KEYS && !warm.has(keyHash)) {
+    for (const [k, w] of warm) if (w.until < now) warm.delete(k);
+    if (warm.size >= MAX_KEYS) warm.clear();
+  }
+  warm.set(keyHash, { until: now + WARM_MS, headroom: headroomMicros });
+}
+
+/** The key was refused (or is gone): no early dispatch until it is admitted again. */
+export function forgetKey(keyHash: string): void {
+  warm.delete(keyHash);
+}
+
+export function resetEarlyDispatch(): void {
+  warm.clear();
+}
+
+export interface EarlyUpstream {
+  /** The provider's response (after retries before the first byte), as openUpstream would give it. */
+  response: Promise<UpstreamResponse>;
+  /** Admission failed: abort the request and release its connection. */
+  cancel(): void;
+}
+
+export function dispatchEarly(adapter: ProviderAdapter, request: UpstreamRequest, provider: string, clientSignal: AbortSignal): EarlyUpstream {
+  const controller = new AbortController();
+  const onClientAbort = () => controller.abort(clientSignal.reason);
+  if (clientSignal.aborted) controller.abort(clientSignal.reason);
+  else clientSignal.addEventListener('abort', onClientAbort, { once: true });
+  const response = openUpstream(adapter, request, provider, controller.signal);
+  // Awaited only after admission; until then a failure must not count as an unhandled rejection.
+  response.catch(() => {});
+  void response.then(
+    () => {},
+    () => clientSignal.removeEventListener('abort', onClientAbort),
+  );
+  return {
+    response,
+    cancel() {
+      clientSignal.removeEventListener('abort', onClientAbort);
+      controller.abort(new Error('admission refused'));
+      response.then((r) => r.body.destroy(), () => {});
+    },
+  };
+}
