@@ -15,7 +15,7 @@
 // Env: BENCH_QUICK=1 (short phases, one round: a smoke run of ~2 min), BENCH_DB=postgres|pglite|both,
 //      BENCH_DATABASE_URL or TEST_DATABASE_URL (admin connection; default postgresql://postgres@127.0.0.1:5432/postgres;
 //      a fresh database is created and dropped), BENCH_SATURATION=wrk|sweep (default: wrk when installed),
-//      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
+//      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave PostgreSQL's backends to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
 //      *.cpuprofile, into the results folder; summarise one with `node scripts/cpuprofile-top.mjs FILE`).
 // CPU pinning (2+ cores, taskset available): the server on CPU 1; mock, load driver and wrk on CPU 0.
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -39,6 +40,7 @@ const HAS_WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === u
 const SATURATION = process.env.BENCH_SATURATION ?? (HAS_WRK ? 'wrk' : 'sweep');
 if (SATURATION === 'wrk' && !HAS_WRK) fail('BENCH_SATURATION=wrk but wrk is not installed (apt-get install -y wrk)');
 const PROFILE = process.env.BENCH_PROFILE === '1';
+const PIN_PG = process.env.BENCH_PIN_PG !== '0';
 const PIN = process.env.BENCH_PIN !== '0' && os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
 
 const C = QUICK
@@ -256,7 +258,7 @@ async function cli(db, args) {
 // the mock and the load driver (as if the database ran on its own host), checked every 250 ms since the
 // pool opens connections on demand. Only backends of this run's own database are touched.
 function pinPgBackends(dbName) {
-  if (!PIN) return () => {};
+  if (!PIN || !PIN_PG) return () => {};
   const pinned = new Set();
   const sweep = () => {
     const r = spawnSync('pgrep', ['-f', `postgres: .* ${dbName} `], { encoding: 'utf8' });
@@ -382,7 +384,7 @@ async function benchDatabase(kind) {
   let starts = 0;
   const startServer = async () => {
     const t0 = Date.now();
-    const child = startProcess('switchboard', 1, process.execPath, [...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : []), 'dist/server.js'], env, path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`));
+    const child = startProcess('switchboard', 1, process.execPath, [...SERVER_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : []), 'dist/server.js'], env, path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`));
     server.child = child;
     await waitHttp(`http://127.0.0.1:${port}/api/health`, child, 120_000);
     console.log(`server up on :${port} (pid ${child.pid}) in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
@@ -602,7 +604,7 @@ async function main() {
     `## npm run bench — ${new Date().toISOString()}`,
     '',
     `${QUICK ? 'Quick run (BENCH_QUICK=1: short phases, 1 round)' : `Full run (${C.rounds} ABBA rounds × ${C.nsDur} s per non-streaming phase)`}. Machine: ${machine}. ` +
-      `CPU pinning: ${PIN ? "Switchboard on CPU 1; mock upstream, load driver, wrk and the bench database's PostgreSQL backends on CPU 0" : 'none'}. ` +
+      `CPU pinning: ${PIN ? `Switchboard on CPU 1; mock upstream, load driver, wrk${PIN_PG ? " and the bench database's PostgreSQL backends" : ''} on CPU 0${PIN_PG ? '' : ' (PostgreSQL unpinned)'}` : 'none'}. ` +
       `Before the run, other processes used ${f(idleBefore, 0)} % of one core${idleBefore > 25 ? ' (a busy machine: latency figures are inflated)' : ''}. ` +
       'Mock upstream answers at once for non-streaming; streams: TTFT 50 ms, 50 chunks 20 ms apart. "added" = through Switchboard minus direct.',
     '',

@@ -2,6 +2,7 @@
 // The server applies migrations, seeds the catalog and, on an empty embedded database, creates the demo account.
 import { spawn, spawnSync } from 'node:child_process';
 import { buildReason } from './needs-build.mjs';
+import { SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 const reason = buildReason(process.cwd());
 if (reason) {
@@ -12,7 +13,7 @@ if (reason) {
     process.exit(r.status ?? 1);
   }
 }
-const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
+const child = spawn(process.execPath, [...SERVER_NODE_ARGS, 'dist/server.js'], {
   stdio: 'inherit',
   env: { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...process.env },
 });

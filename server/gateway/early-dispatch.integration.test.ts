@@ -65,6 +65,22 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
   const post = (key: string, stream = false) =>
     fetch(`${h.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body(stream) });
 
+  /** After one admitted request, the next waits for its admission (held by a row lock) before reaching the provider. */
+  async function expectNotDispatchedEarly(u: Awaited<ReturnType<typeof fundedUser>>) {
+    expect((await post(u.key)).status).toBe(200);
+    const release = await holdAccountLock(u.user.personal_account_id);
+    const before = h.upstream.requests.length;
+    const res = post(u.key);
+    try {
+      await sleep(300);
+      expect(h.upstream.requests.length).toBe(before);
+    } finally {
+      await release();
+    }
+    expect((await res).status).toBe(200);
+    expect(h.upstream.requests.length).toBe(before + 1);
+  }
+
   it('an unknown key never reaches the provider, and neither does a refused one afterwards', async () => {
     const before = h.upstream.requests.length;
     const unknown = generateSecret(TOKEN_PREFIX.apiKey);
@@ -86,18 +102,7 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
 
   if (kind === 'postgres') it('a key whose credit left covers less than 20 of its reservations is not dispatched early', async () => {
     const u = await fundedUser(0.15); // gpt-4o-mini reserves ~$0.01 (its whole max output): ~15 reservations
-    expect((await post(u.key)).status).toBe(200);
-    const release = await holdAccountLock(u.user.personal_account_id);
-    const before = h.upstream.requests.length;
-    const res = post(u.key);
-    try {
-      await sleep(300);
-      expect(h.upstream.requests.length).toBe(before);
-    } finally {
-      await release();
-    }
-    expect((await res).status).toBe(200);
-    expect(h.upstream.requests.length).toBe(before + 1);
+    await expectNotDispatchedEarly(u);
   });
 
   if (kind === 'postgres') it("a warm key's provider request is sent while its admission waits on the database; a cold key's is not", async () => {
@@ -166,17 +171,6 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     process.env.EARLY_DISPATCH = '0';
     resetEnvCache();
     const u = await fundedUser(10);
-    expect((await post(u.key)).status).toBe(200);
-    const release = await holdAccountLock(u.user.personal_account_id);
-    const before = h.upstream.requests.length;
-    const res = post(u.key);
-    try {
-      await sleep(300);
-      expect(h.upstream.requests.length).toBe(before);
-    } finally {
-      await release();
-    }
-    expect((await res).status).toBe(200);
-    expect(h.upstream.requests.length).toBe(before + 1);
+    await expectNotDispatchedEarly(u);
   });
 });
