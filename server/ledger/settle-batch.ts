@@ -21,7 +21,7 @@
 // Locks are taken in settleInTx's order: Reservation, then Account, then ApiKey.
 import { database } from '@/server/db';
 import { newRowId } from './reserve';
-import type { SettleInput } from './settle-generation';
+import { usageRecordFields, type SettleInput } from './settle-generation';
 
 const SETTLE_BATCH_SQL = `
   WITH input AS MATERIALIZED (
@@ -80,8 +80,6 @@ const SETTLE_BATCH_SQL = `
   )
   SELECT "generationId" FROM done`;
 
-const clip = (s: string | null | undefined, n: number) => (s == null ? null : s.slice(0, n));
-
 /** Whether settleBatch may take this item (else settleInTx must). */
 export function fastSettleable(input: SettleInput): boolean {
   return (input.closeAs ?? 'SETTLED') === 'SETTLED' && !input.dropDanglingReferences;
@@ -95,8 +93,9 @@ export async function settleBatch(inputs: SettleInput[]): Promise<Set<string>> {
   const items = inputs.filter(fastSettleable);
   if (items.length === 0) return new Set();
   const rows = items.map((p, ord) => {
-    const u = p.usage;
     const cost = p.costMicros < 0n ? 0n : p.costMicros;
+    // Same columns as settleInTx writes; the statement reads them by name (jsonb_to_recordset), bigints as text.
+    const { id: _id, accountId: _accountId, costMicros: _cost, cacheSavingsMicros, ...fields } = usageRecordFields(p, cost);
     return {
       ord,
       g: p.generationId,
@@ -104,30 +103,8 @@ export async function settleBatch(inputs: SettleInput[]): Promise<Set<string>> {
       cost: cost.toString(),
       settledMicros: p.costMicros.toString(),
       lid: newRowId(),
-      userId: u.userId ?? null,
-      apiKeyId: u.apiKeyId ?? null,
-      authTokenId: u.authTokenId ?? null,
-      model: u.model,
-      provider: u.provider,
-      upstreamModel: u.upstreamModel ?? '',
-      upstreamId: clip(u.upstreamId, 200),
-      promptTokens: u.promptTokens,
-      completionTokens: u.completionTokens,
-      cachedTokens: u.cachedTokens,
-      cacheWriteTokens: u.cacheWriteTokens,
-      reasoningTokens: u.reasoningTokens,
-      cacheSavingsMicros: (u.cacheSavingsMicros ?? 0n).toString(),
-      latencyMs: u.latencyMs,
-      ttftMs: u.ttftMs ?? null,
-      finishReason: u.finishReason ?? null,
-      status: u.status,
-      streamed: u.streamed,
-      errorCode: clip(u.errorCode, 100),
-      errorMessage: clip(u.errorMessage, 1000),
-      httpReferer: clip(u.httpReferer, 500),
-      xTitle: clip(u.xTitle, 200),
-      taskId: clip(u.taskId, 200),
-      requestId: clip(u.requestId, 100),
+      ...fields,
+      cacheSavingsMicros: cacheSavingsMicros.toString(),
     };
   });
   const { rows: settled } = await (await database()).sql.query<{ generationId: string }>(SETTLE_BATCH_SQL, [JSON.stringify(rows)], { name: 'sb_settle_batch' });

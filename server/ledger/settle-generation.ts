@@ -122,19 +122,24 @@ async function charge(tx: Tx, input: SettleInput, cost: bigint): Promise<void> {
 }
 
 async function usageRecordData(tx: Tx, input: SettleInput, cost: bigint) {
-  const u = input.usage;
-  let { userId = null, apiKeyId = null, authTokenId = null } = u;
+  const data = usageRecordFields(input, cost);
   if (input.dropDanglingReferences) {
-    if (userId && !(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) userId = null;
-    if (apiKeyId && !(await tx.apiKey.findUnique({ where: { id: apiKeyId }, select: { id: true } }))) apiKeyId = null;
-    if (authTokenId && !(await tx.authToken.findUnique({ where: { id: authTokenId }, select: { id: true } }))) authTokenId = null;
+    if (data.userId && !(await tx.user.findUnique({ where: { id: data.userId }, select: { id: true } }))) data.userId = null;
+    if (data.apiKeyId && !(await tx.apiKey.findUnique({ where: { id: data.apiKeyId }, select: { id: true } }))) data.apiKeyId = null;
+    if (data.authTokenId && !(await tx.authToken.findUnique({ where: { id: data.authTokenId }, select: { id: true } }))) data.authTokenId = null;
   }
+  return data;
+}
+
+/** The usage record of a settled generation, every column clipped to its size (also the batch path's input). */
+export function usageRecordFields(input: SettleInput, cost: bigint) {
+  const u = input.usage;
   return {
     id: input.generationId,
     accountId: input.accountId,
-    userId,
-    apiKeyId,
-    authTokenId,
+    userId: u.userId ?? null,
+    apiKeyId: u.apiKeyId ?? null,
+    authTokenId: u.authTokenId ?? null,
     model: u.model,
     provider: u.provider,
     upstreamModel: u.upstreamModel ?? '',
