@@ -1,38 +1,15 @@
 'use client';
 
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
-
-/** Copies `text`; falls back to a hidden textarea where the Clipboard API is missing (plain-HTTP origins). */
-export async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    return ok;
-  }
-}
+import { useCopy } from '@/components/ui/use-copy';
 
 /** A copy button for light surfaces (components/ui/copy-button is for the dark code frames). */
 export function CopyButton({ text, label, className, size = 'sm' }: { text: string; label: string; className?: string; size?: 'sm' | 'md' }) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  const { copied, copy } = useCopy(text);
   return (
-    <Button variant="secondary" size={size} onClick={async () => setCopied(await copyText(text))} aria-label={label} className={className}>
+    <Button variant="secondary" size={size} onClick={copy} aria-label={label} className={className}>
       <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
       <span role="status" className="sr-only">
         {copied ? 'Copied to clipboard' : ''}

@@ -1,40 +1,14 @@
 'use client';
 
-import { useEffect, useState } from 'react';
 import { cx } from './cx';
-
-/** Copies `text`. Falls back to a hidden textarea where the Clipboard API is missing (plain-HTTP origins). */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    return ok;
-  }
-}
+import { useCopy } from './use-copy';
 
 export function CopyButton({ text, label = 'Copy code', className }: { text: string; label?: string; className?: string }) {
-  const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
+  const { copied, copy } = useCopy(text);
   return (
     <button
       type="button"
-      onClick={async () => setCopied(await copyText(text))}
+      onClick={copy}
       aria-label={label}
       className={cx(
         'inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-xs font-medium text-zinc-300 transition-colors',
