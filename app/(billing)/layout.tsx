@@ -1,21 +1,7 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { Logo } from '@/components/ui/logo';
+import { CenteredFrame } from '@/components/ui/centered-frame';
 
 /** Checkout pages (the sandbox's) and the page a checkout returns to: one quiet, centred frame. */
 export default function BillingLayout({ children }: { children: ReactNode }) {
-  return (
-    <div className="flex min-h-dvh flex-col bg-surface">
-      <header className="px-4 pt-8 sm:px-6">
-        <div className="mx-auto flex max-w-md justify-center">
-          <Link href="/" aria-label="Switchboard home" className="rounded-md">
-            <Logo />
-          </Link>
-        </div>
-      </header>
-      <main id="main" className="flex flex-1 items-start justify-center px-4 py-10 sm:px-6 sm:py-14">
-        {children}
-      </main>
-    </div>
-  );
+  return <CenteredFrame>{children}</CenteredFrame>;
 }
