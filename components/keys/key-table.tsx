@@ -1,15 +1,14 @@
 'use client';
 
 // The key list. Deleting is optimistic: the row goes at once and comes back if the server refuses.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/console/confirm-dialog';
-import { errorMessage } from '@/components/console/errors';
 import { formatDate, formatRelative, formatUsd } from '@/components/console/format';
 import { Icon } from '@/components/console/icons';
 import { StatusBadge } from '@/components/console/status-badge';
 import { Table, Td, Th } from '@/components/console/table';
-import { useToast } from '@/components/console/toast';
+import { useOptimisticRemoval } from '@/components/console/optimistic-removal';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 
 type Key = RouterOutputs['apiKeys']['list'][number];
@@ -18,27 +17,10 @@ const RESET: Record<string, string> = { daily: 'per day', weekly: 'per week', mo
 
 export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { keys: Key[]; currentUserId: string; canManageAll: boolean; memberNames?: Map<string, string> }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const toast = useToast();
   const [confirming, setConfirming] = useState<Key | null>(null);
   const listKey = trpc.apiKeys.list.queryKey();
 
-  const remove = useMutation(
-    trpc.apiKeys.delete.mutationOptions({
-      onMutate: async ({ id }) => {
-        await queryClient.cancelQueries({ queryKey: listKey });
-        const previous = queryClient.getQueryData(listKey);
-        queryClient.setQueryData(listKey, (old) => old?.filter((k) => k.id !== id));
-        return { previous };
-      },
-      onError: (err, _vars, context) => {
-        if (context?.previous) queryClient.setQueryData(listKey, context.previous);
-        toast(errorMessage(err), 'error');
-      },
-      onSuccess: () => toast('Key deleted. Requests with it are refused from now on.'),
-      onSettled: () => queryClient.invalidateQueries({ queryKey: listKey }),
-    }),
-  );
+  const remove = useMutation(trpc.apiKeys.delete.mutationOptions(useOptimisticRemoval<Key>(listKey, 'Key deleted. Requests with it are refused from now on.')));
 
   // Fixed at mount: "expired" and "3 minutes ago" need not tick while the page is open.
   const [now] = useState(() => Date.now());

@@ -10,6 +10,7 @@ import { errorMessage, readError } from '@/components/console/errors';
 import { SelectField, TextareaField } from '@/components/console/fields';
 import { formatRelative } from '@/components/console/format';
 import { Notice } from '@/components/console/notice';
+import { useOptimisticRemoval } from '@/components/console/optimistic-removal';
 import { Section } from '@/components/console/page-header';
 import { StatusBadge } from '@/components/console/status-badge';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
@@ -47,21 +48,7 @@ export function InvitesSection() {
   };
   const send = useMutation(trpc.invites.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(
-    trpc.invites.revoke.mutationOptions({
-      onMutate: async ({ id }) => {
-        const key = trpc.invites.list.queryKey();
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData(key);
-        queryClient.setQueryData(key, (old) => old?.filter((i) => i.id !== id));
-        return { previous };
-      },
-      onError: (err, _v, ctx) => {
-        if (ctx?.previous) queryClient.setQueryData(trpc.invites.list.queryKey(), ctx.previous);
-        toast(errorMessage(err), 'error');
-      },
-      onSuccess: () => toast('Invite revoked; its link no longer works'),
-      onSettled: refresh,
-    }),
+    trpc.invites.revoke.mutationOptions(useOptimisticRemoval<{ id: string }>(trpc.invites.list.queryKey(), 'Invite revoked; its link no longer works', trpc.invites.pathKey())),
   );
 
   async function submit(event: FormEvent) {

@@ -2,17 +2,17 @@
 
 // The account auth tokens of this user's editors and CLIs (device and editor sign-in flows). Revoking one
 // is immediate: the next request with it is refused. Revoking is optimistic.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/console/confirm-dialog';
 import { errorMessage } from '@/components/console/errors';
 import { formatDate, formatRelative } from '@/components/console/format';
 import { Icon } from '@/components/console/icons';
+import { useOptimisticRemoval } from '@/components/console/optimistic-removal';
 import { PageHeader, Section } from '@/components/console/page-header';
 import { StatusBadge } from '@/components/console/status-badge';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
 import { Table, Td, Th } from '@/components/console/table';
-import { useToast } from '@/components/console/toast';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
 
@@ -22,27 +22,10 @@ const KIND_LABEL: Record<string, string> = { cli: 'CLI', editor: 'Editor', other
 
 export function SessionsPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const toast = useToast();
   const tokens = useQuery(trpc.sessions.list.queryOptions());
   const [confirming, setConfirming] = useState<Token | null>(null);
   const key = trpc.sessions.list.queryKey();
-  const revoke = useMutation(
-    trpc.sessions.revoke.mutationOptions({
-      onMutate: async ({ id }) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const previous = queryClient.getQueryData(key);
-        queryClient.setQueryData(key, (old) => old?.filter((t) => t.id !== id));
-        return { previous };
-      },
-      onError: (err, _v, ctx) => {
-        if (ctx?.previous) queryClient.setQueryData(key, ctx.previous);
-        toast(errorMessage(err), 'error');
-      },
-      onSuccess: () => toast('Session revoked'),
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    }),
-  );
+  const revoke = useMutation(trpc.sessions.revoke.mutationOptions(useOptimisticRemoval<Token>(key, 'Session revoked')));
 
   return (
     <div className="space-y-8">
