@@ -1,11 +1,11 @@
-import { Field } from '@/components/auth/field';
+import { TextField } from '@/components/console/fields';
 import { Button } from '@/components/ui/button';
 
 /** A plain GET form: the code lands in ?user_code= and the page looks it up. */
 export function UserCodeForm({ defaultValue }: { defaultValue?: string }) {
   return (
     <form method="get" action="/device" className="space-y-5">
-      <Field
+      <TextField
         id="user_code"
         name="user_code"
         label="Device code"

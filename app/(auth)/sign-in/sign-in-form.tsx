@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { Field } from '@/components/auth/field';
+import { TextField } from '@/components/console/fields';
 import { FormAlert } from '@/components/auth/form-alert';
 import { SubmitButton } from '@/components/auth/submit-button';
 import { signInWithPassword, type SignInState } from '../actions';
@@ -12,8 +12,8 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     <form action={action} className="space-y-5" noValidate>
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       {state.error ? <FormAlert>{state.error}</FormAlert> : null}
-      <Field id="email" name="email" type="email" label="Email" autoComplete="email" required defaultValue={state.email} />
-      <Field id="password" name="password" type="password" label="Password" autoComplete="current-password" required />
+      <TextField id="email" name="email" type="email" label="Email" autoComplete="email" required defaultValue={state.email} />
+      <TextField id="password" name="password" type="password" label="Password" autoComplete="current-password" required />
       <SubmitButton pendingLabel="Signing in…" className="w-full">
         Sign in
       </SubmitButton>

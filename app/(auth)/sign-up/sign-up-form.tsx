@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, useTransition, type FormEvent } from 'react';
-import { Field } from '@/components/auth/field';
+import { TextField } from '@/components/console/fields';
 import { FormAlert } from '@/components/auth/form-alert';
 import { SubmitButton } from '@/components/auth/submit-button';
 import { signInWithPassword } from '../actions';
@@ -61,9 +61,9 @@ export function SignUpForm({ callbackUrl, passwordMinLength }: { callbackUrl: st
       noValidate
     >
       {error ? <FormAlert>{error}</FormAlert> : null}
-      <Field id="name" name="name" label="Name" autoComplete="name" required maxLength={100} error={fieldErrors.name} />
-      <Field id="email" name="email" type="email" label="Email" autoComplete="email" required error={fieldErrors.email} />
-      <Field
+      <TextField id="name" name="name" label="Name" autoComplete="name" required maxLength={100} error={fieldErrors.name} />
+      <TextField id="email" name="email" type="email" label="Email" autoComplete="email" required error={fieldErrors.email} />
+      <TextField
         id="password"
         name="password"
         type="password"
