@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState, useEffect } from 'react';
+import { ApproveDenyForm } from '@/components/auth/approve-deny-form';
 import { FormAlert } from '@/components/auth/form-alert';
-import { SubmitButton } from '@/components/auth/submit-button';
 import { authorizeAction, type AuthorizeState } from './actions';
 
 /** Approve / Deny; the browser then follows the redirect (an editor URI opens the editor). */
@@ -23,20 +23,5 @@ export function AuthorizeDecision({ redirectUri, state, clientName, appName }: {
       </FormAlert>
     );
   }
-  return (
-    <form action={action} className="mt-6 space-y-4">
-      {result.error ? <FormAlert>{result.error}</FormAlert> : null}
-      <input type="hidden" name="redirect_uri" value={redirectUri} />
-      <input type="hidden" name="state" value={state} />
-      <input type="hidden" name="client_name" value={clientName} />
-      <div className="flex gap-3">
-        <SubmitButton name="decision" value="approve" pending={pending} pendingLabel="Working…" className="flex-1">
-          Approve
-        </SubmitButton>
-        <SubmitButton name="decision" value="deny" variant="secondary" pending={pending} pendingLabel="Working…" className="flex-1">
-          Deny
-        </SubmitButton>
-      </div>
-    </form>
-  );
+  return <ApproveDenyForm action={action} error={result.error} pending={pending} fields={{ redirect_uri: redirectUri, state, client_name: clientName }} />;
 }

@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
+import { ApproveDenyForm } from '@/components/auth/approve-deny-form';
 import { FormAlert } from '@/components/auth/form-alert';
-import { SubmitButton } from '@/components/auth/submit-button';
 import { decideDeviceAction, type DeviceDecisionState } from './actions';
 
 export function DeviceDecision({ userCode }: { userCode: string }) {
@@ -21,18 +21,5 @@ export function DeviceDecision({ userCode }: { userCode: string }) {
       </FormAlert>
     );
   }
-  return (
-    <form action={action} className="mt-6 space-y-4">
-      {state.error ? <FormAlert>{state.error}</FormAlert> : null}
-      <input type="hidden" name="user_code" value={userCode} />
-      <div className="flex gap-3">
-        <SubmitButton name="decision" value="approve" pending={pending} pendingLabel="Working…" className="flex-1">
-          Approve
-        </SubmitButton>
-        <SubmitButton name="decision" value="deny" variant="secondary" pending={pending} pendingLabel="Working…" className="flex-1">
-          Deny
-        </SubmitButton>
-      </div>
-    </form>
-  );
+  return <ApproveDenyForm action={action} error={state.error} pending={pending} fields={{ user_code: userCode }} />;
 }
