@@ -2,6 +2,7 @@
 // needs to act on it: the terms status and the organizations the active account can switch to.
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
+import { toUserDto } from './create-user';
 import { CURRENT_TERMS_VERSION, hasAcceptedCurrentTerms } from './terms';
 
 export const profileSelect = {
@@ -34,11 +35,7 @@ type ProfileRow = {
 
 export function toProfileDto(u: ProfileRow) {
   return {
-    id: u.id,
-    email: u.email,
-    name: u.name,
-    active_account_id: u.activeAccountId ?? u.personalAccountId,
-    personal_account_id: u.personalAccountId,
+    ...toUserDto(u),
     image: u.image,
     email_verified: u.emailVerifiedAt !== null,
     terms_version: u.termsVersion,
@@ -46,7 +43,6 @@ export function toProfileDto(u: ProfileRow) {
     terms_current_version: CURRENT_TERMS_VERSION,
     requires_terms_acceptance: !hasAcceptedCurrentTerms(u.termsVersion),
     organizations: u.memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, slug: m.organization.slug, role: m.role.toLowerCase() })),
-    created_at: u.createdAt.toISOString(),
   };
 }
 export type ProfileDto = ReturnType<typeof toProfileDto>;
