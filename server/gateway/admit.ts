@@ -14,7 +14,7 @@ import { providerRegistry, type ProviderEntry } from '@/server/providers/registr
 import type { ChatRequest, ConvertContext, UpstreamRequest } from '@/server/providers/types';
 import { hasImages, MAX_BODY_BYTES, parseChatRequest } from './chat-request-schema';
 import { reservationMicros } from './cost';
-import { dispatchEarly, forgetKey, mayDispatchEarly, rememberAdmission } from './early-dispatch';
+import { dispatchEarly, forgetKey, claimEarlyDispatch, rememberAdmission } from './early-dispatch';
 import { checkRateLimit } from './rate-limit';
 import type { UpstreamResponse } from './upstream-client';
 import type { ChatTransport } from './transport';
@@ -92,7 +92,7 @@ async function admitApiKey(t: ChatTransport, token: string): Promise<Admission> 
   const generationId = newGenerationId();
   const reservedMicros = reservationMicros(p.req, p.model);
   const keyHash = hashSecret(token);
-  const early = p.upstreamRequest && mayDispatchEarly(keyHash, reservedMicros) ? dispatchEarly(p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
+  const early = p.upstreamRequest && claimEarlyDispatch(keyHash, reservedMicros) ? dispatchEarly(p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
   try {
     const r = await reserveForApiKey({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
     if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved

@@ -26,8 +26,8 @@ const MAX_KEYS = 10_000;
 
 const warm = new Map<string, { until: number; headroom: bigint }>();
 
-/** Whether this key's next request may go to the provider before its admission completes. */
-export function mayDispatchEarly(keyHash: string, reservationMicros: bigint, now = Date.now()): boolean {
+/** Whether this request may go to the provider before its admission completes; if so, its reservation is taken from the key's remembered headroom. */
+export function claimEarlyDispatch(keyHash: string, reservationMicros: bigint, now = Date.now()): boolean {
   if (!env().EARLY_DISPATCH) return false;
   const w = warm.get(keyHash);
   if (!w || w.until < now) return false;
@@ -67,12 +67,9 @@ export function dispatchEarly(adapter: ProviderAdapter, request: UpstreamRequest
   if (clientSignal.aborted) controller.abort(clientSignal.reason);
   else clientSignal.addEventListener('abort', onClientAbort, { once: true });
   const response = openUpstream(adapter, request, provider, controller.signal);
-  // Awaited only after admission; until then a failure must not count as an unhandled rejection.
-  response.catch(() => {});
-  void response.then(
-    () => {},
-    () => clientSignal.removeEventListener('abort', onClientAbort),
-  );
+  // Awaited only after admission; until then a failure must not count as an unhandled rejection. (On
+  // success the listener stays: a client that goes away later must still abort the provider request.)
+  response.catch(() => clientSignal.removeEventListener('abort', onClientAbort));
   return {
     response,
     cancel() {
