@@ -17,15 +17,17 @@
 //      a fresh database is created and dropped), BENCH_SATURATION=wrk|sweep (default: wrk when installed),
 //      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave PostgreSQL's backends to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
 //      *.cpuprofile, into the results folder; summarise one with `node scripts/cpuprofile-top.mjs FILE`).
-// CPU pinning (2+ cores, taskset available): the server on CPU 1; mock, load driver and wrk on CPU 0.
-import { spawn, spawnSync } from 'node:child_process';
+// CPU pinning (2+ cores, taskset available): the server on CPU 1; mock, load driver, wrk and the bench database's
+// PostgreSQL backends on CPU 0. Process handling is in scripts/bench/processes.mjs, the report in scripts/bench/report.mjs.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { busyOthers, cleanUpOnSignals, cleanupAll, cleanups, cpuMs, freePort, PIN, rssKB, run, sleep, startProcess, stopProcess, waitHttp } from './bench/processes.mjs';
+import { f, table } from './bench/report.mjs';
 import { SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -41,7 +43,6 @@ const SATURATION = process.env.BENCH_SATURATION ?? (HAS_WRK ? 'wrk' : 'sweep');
 if (SATURATION === 'wrk' && !HAS_WRK) fail('BENCH_SATURATION=wrk but wrk is not installed (apt-get install -y wrk)');
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const PIN_PG = process.env.BENCH_PIN_PG !== '0';
-const PIN = process.env.BENCH_PIN !== '0' && os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
 
 const C = QUICK
   ? { rates: [200, 500, 1000], nsDur: 3, nsWarm: 1, rounds: 1, wrkSecs: 4, sweepSecs: 3, streamDur: 5, streamWarm: 1, streamRounds: 1, memDur: 8 }
@@ -60,143 +61,11 @@ const TARGETS = { p50At500: 1.5, p99At500: 10, saturation: 2000, ttftP50: 2, mem
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 const OUT = path.join(ROOT, 'bench', 'results', STAMP);
 mkdirSync(OUT, { recursive: true });
-
-// ---------------------------------------------------------------- process bookkeeping
-const children = new Set();
-const cleanups = [];
-let exiting = false;
+cleanUpOnSignals();
 
 function fail(msg) {
   console.error(`bench: ${msg}`);
   process.exit(2);
-}
-
-function pinned(cpu, cmd, args) {
-  return PIN ? ['taskset', ['-c', String(cpu), cmd, ...args]] : [cmd, args];
-}
-
-function startProcess(name, cpu, cmd, args, env, logFile) {
-  const [c, a] = pinned(cpu, cmd, args);
-  const log = createWriteStream(logFile);
-  const child = spawn(c, a, { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  child.exited.then(() => children.delete(child));
-  child.label = name;
-  children.add(child);
-  return child;
-}
-
-async function stopProcess(child, graceMs = 15_000) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  child.stopping = true;
-  child.kill('SIGTERM');
-  const t = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await child.exited;
-  clearTimeout(t);
-}
-
-async function cleanupAll() {
-  for (const c of [...children]) await stopProcess(c, 5_000).catch(() => {});
-  for (const f of cleanups.splice(0).reverse()) await f().catch((e) => console.error(`bench: cleanup failed: ${e.message}`));
-}
-
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => {
-    if (exiting) return;
-    exiting = true;
-    console.error(`\nbench: ${sig}, stopping…`);
-    await cleanupAll();
-    process.exit(130);
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitHttp(url, child, timeoutMs, okFn = (r) => r.ok) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${child.label} exited (code ${child.exitCode ?? child.signalCode}) before ${url} answered`);
-    try {
-      const r = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (okFn(r)) return r;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000}s`);
-}
-
-function rssKB(pid) {
-  try {
-    return +/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1];
-  } catch {
-    return NaN;
-  }
-}
-
-function cpuMs(pid) {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const p = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return ((+p[11]) + (+p[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
-
-/** Runs a command to completion, output teed to the console (unless quiet) and to a log file. */
-function run(cmd, args, { env = process.env, log, quiet = false, cpu = null } = {}) {
-  const [c, a] = cpu === null ? [cmd, args] : pinned(cpu, cmd, args);
-  return new Promise((resolve, reject) => {
-    const child = spawn(c, a, { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
-    children.add(child);
-    let out = '';
-    let err = '';
-    const file = log ? createWriteStream(log, { flags: 'a' }) : null;
-    child.stdout.on('data', (d) => {
-      out += d;
-      file?.write(d);
-      if (!quiet) process.stdout.write(d);
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-      file?.write(d);
-      if (!quiet) process.stderr.write(d);
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      children.delete(child);
-      file?.end();
-      resolve({ code, out, err });
-    });
-  });
-}
-
-/** CPU used by every process on the machine over `ms`, in % of one core (nothing of ours runs yet). */
-async function busyOthers(ms) {
-  const read = () => {
-    const v = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
-    const idle = v[3] + (v[4] || 0);
-    return [v.reduce((a, b) => a + b, 0) - idle, v.reduce((a, b) => a + b, 0)];
-  };
-  const [b0, t0] = read();
-  await sleep(ms);
-  const [b1, t1] = read();
-  return ((b1 - b0) / Math.max(1, t1 - t0)) * 100 * os.cpus().length;
 }
 
 // ---------------------------------------------------------------- build, mock
@@ -522,59 +391,6 @@ function redact(u) {
   }
 }
 
-// ---------------------------------------------------------------- report
-const f = (v, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : '-');
-const pm = (v, d = 2) => (Number.isFinite(v) ? (v >= 0 ? '+' : '') + v.toFixed(d) : '-');
-const verdict = (ok) => (ok === undefined ? '' : ok ? '**PASS**' : '**FAIL**');
-
-function table(r, pgSat) {
-  const name = r.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite';
-  const lines = [`### ${name}`, ''];
-  if (r.skipped) return [...lines, `Skipped: ${r.skipped}`, ''].join('\n');
-  if (r.error) lines.push(`Run failed: ${r.error}`, '');
-  lines.push('| measurement | direct (mock) | through Switchboard | added | target | result |', '|---|---|---|---|---|---|');
-  for (const [rate, x] of Object.entries(r.nonstream ?? {})) {
-    const errs = x.switchboard.errors ? `, ${x.switchboard.errors} errors` : '';
-    const noisy = x.noisy > 25 ? ' (noisy machine)' : '';
-    const at500 = +rate === 500;
-    lines.push(`| non-stream ${rate} req/s, p50 ms | ${f(x.direct.p50)} | ${f(x.switchboard.p50)} | ${pm(x.addedP50)} | ${at500 ? `≤ ${TARGETS.p50At500}` : ''} | ${at500 ? verdict(x.addedP50 <= TARGETS.p50At500 && !x.switchboard.errors) : ''}${errs}${noisy} |`);
-    lines.push(`| non-stream ${rate} req/s, p99 ms | ${f(x.direct.p99)} | ${f(x.switchboard.p99)} | ${pm(x.addedP99)} | ${at500 ? `≤ ${TARGETS.p99At500}` : ''} | ${at500 ? verdict(x.addedP99 <= TARGETS.p99At500 && !x.switchboard.errors) : ''} |`);
-  }
-  if (r.nonstream) {
-    const rates = Object.keys(r.nonstream);
-    const cpu = rates.map((k) => f(r.nonstream[k].switchboard.cpuUsPerReq, 0)).join(' / ');
-    const pgCpu = rates.map((k) => f(r.nonstream[k].switchboard.pgCpuUsPerReq, 0)).join(' / ');
-    lines.push(`| Switchboard CPU per request at ${rates.join(' / ')} req/s, µs | | ${cpu} | | | |`);
-    if (r.kind === 'postgres') lines.push(`| PostgreSQL backends' CPU per request, µs | | ${pgCpu} | | | |`);
-    lines.push(`| other processes' CPU during these phases (max, % of one core) | | ${rates.map((k) => f(r.nonstream[k].noisy, 0)).join(' / ')} | | | |`);
-  }
-  if (r.saturation) {
-    const s = r.saturation.switchboard;
-    const errs = s.errors ? ` (${s.errors} errors)` : '';
-    lines.push(`| saturation, req/s (${s.tool}) | ${r.saturation.direct ? f(r.saturation.direct.rps, 0) : '-'} | ${f(s.rps, 0)}${errs} | | ≥ ${TARGETS.saturation} | ${verdict(s.rps >= TARGETS.saturation && !(s.errors > s.total * 0.001))} |`);
-    if (r.kind === 'pglite' && pgSat) {
-      const share = s.rps / pgSat;
-      lines.push(`| saturation vs PostgreSQL | | ${f(share * 100, 0)} % of ${f(pgSat, 0)} req/s | | ≥ ${TARGETS.pgliteShare * 100} % | ${verdict(share >= TARGETS.pgliteShare)} |`);
-    }
-  }
-  if (r.stream) {
-    const x = r.stream;
-    const errs = x.switchboard.errors ? `, ${x.switchboard.errors} errors` : '';
-    lines.push(`| stream ×${STREAMS}: TTFT p50 ms | ${f(x.direct.ttftP50)} | ${f(x.switchboard.ttftP50)} | ${pm(x.addedTtftP50)} | ≤ ${TARGETS.ttftP50} | ${verdict(x.addedTtftP50 <= TARGETS.ttftP50 && !x.switchboard.errors)}${errs} |`);
-    lines.push(`| stream ×${STREAMS}: TTFT p99 ms | ${f(x.direct.ttftP99)} | ${f(x.switchboard.ttftP99)} | ${pm(x.addedTtftP99)} | | |`);
-    lines.push(`| stream ×${STREAMS}: per-chunk pass-through p50 ms | ${f(x.direct.passP50, 3)} | ${f(x.switchboard.passP50, 3)} | ${pm(x.addedPassP50, 3)} | | |`);
-    lines.push(`| stream ×${STREAMS}: per-chunk pass-through p99 ms | ${f(x.direct.passP99, 3)} | ${f(x.switchboard.passP99, 3)} | ${pm(x.addedPassP99, 3)} | | |`);
-  }
-  if (r.memory) {
-    const m = r.memory;
-    const errs = m.errors ? `, ${m.errors} errors` : '';
-    lines.push(`| memory, ${m.maxInFlight} open streams: RSS MB at rest → peak | | ${f(m.rssBeforeMB, 0)} → ${f(m.rssPeakMB, 0)} | | | |`);
-    lines.push(`| memory per open stream, KB | | ${f(m.kbPerStream, 0)} | | ≤ ${TARGETS.memKBPerStream} | ${verdict(m.kbPerStream <= TARGETS.memKBPerStream && m.maxInFlight >= MEM_STREAMS * 0.95 && !m.errors)}${errs} |`);
-  }
-  lines.push('');
-  return lines.join('\n');
-}
-
 // ---------------------------------------------------------------- main
 async function main() {
   const started = Date.now();
@@ -608,7 +424,7 @@ async function main() {
       `Before the run, other processes used ${f(idleBefore, 0)} % of one core${idleBefore > 25 ? ' (a busy machine: latency figures are inflated)' : ''}. ` +
       'Mock upstream answers at once for non-streaming; streams: TTFT 50 ms, 50 chunks 20 ms apart. "added" = through Switchboard minus direct.',
     '',
-    ...results.map((r) => table(r, pgSat)),
+    ...results.map((r) => table(r, pgSat, { TARGETS, STREAMS, MEM_STREAMS })),
   ].join('\n');
   writeFileSync(path.join(OUT, 'summary.md'), md + '\n');
   writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ date: new Date().toISOString(), quick: QUICK, machine, pinned: PIN, otherCpuBeforePct: idleBefore, saturationMethod: SATURATION, targets: TARGETS, config: C, results }, null, 1) + '\n');
