@@ -76,10 +76,11 @@ export async function admit(t: ChatTransport, authenticated?: Principal): Promis
  * rate limit is counted by the key's hash, which identifies it as its id does.
  */
 async function admitApiKey(t: ChatTransport, token: string): Promise<Admission> {
+  const keyHash = hashSecret(token);
   let resolved: CatalogModel | undefined;
   let p: Prepared;
   try {
-    await checkRateLimit(apiKeySubject(token));
+    await checkRateLimit(`key:${keyHash}`);
     p = await prepare(t, (model) => void (resolved = model));
   } catch (err) {
     // Refused before the key was checked: answer in admission order all the same — 401 for a bad key
@@ -91,7 +92,6 @@ async function admitApiKey(t: ChatTransport, token: string): Promise<Admission> 
 
   const generationId = newGenerationId();
   const reservedMicros = reservationMicros(p.req, p.model);
-  const keyHash = hashSecret(token);
   const early = p.upstreamRequest && claimEarlyDispatch(keyHash, reservedMicros) ? dispatchEarly(p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
   try {
     const r = await reserveForApiKey({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
