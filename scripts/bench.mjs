@@ -15,10 +15,10 @@
 // Env: BENCH_QUICK=1 (short phases, one round: a smoke run of ~2 min), BENCH_DB=postgres|pglite|both,
 //      BENCH_DATABASE_URL or TEST_DATABASE_URL (admin connection; default postgresql://postgres@127.0.0.1:5432/postgres;
 //      a fresh database is created and dropped), BENCH_SATURATION=wrk|sweep (default: wrk when installed),
-//      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave PostgreSQL's backends to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
+//      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave the database — PostgreSQL's backends, PGlite's thread — to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
 //      *.cpuprofile, into the results folder; summarise one with `node scripts/cpuprofile-top.mjs FILE`).
 // CPU pinning (2+ cores, taskset available): the server on CPU 1; mock, load driver, wrk and the bench database's
-// PostgreSQL backends on CPU 0. Process handling is in scripts/bench/processes.mjs, the report in scripts/bench/report.mjs.
+// PostgreSQL backends (or embedded PGlite's thread) on CPU 0. Process handling is in scripts/bench/processes.mjs, the report in scripts/bench/report.mjs.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -141,6 +141,22 @@ function pinPgBackends(dbName) {
   return () => clearInterval(t);
 }
 
+// Embedded PGlite runs on its own thread inside the server process (server/db/pglite-thread.ts). It gets CPU 0,
+// like PostgreSQL's backends do, so both databases run beside the gateway's CPU, not on it. The server
+// records the thread's id in DATA_DIR/server.json.
+function pinDbThread(dataDir) {
+  if (!PIN || !PIN_PG) return '';
+  let tid;
+  try {
+    tid = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')).dbThreadId;
+  } catch {
+    return ', database thread unknown';
+  }
+  if (!tid) return ', database thread unknown';
+  const ok = spawnSync('taskset', ['-pc', '0', String(tid)], { stdio: 'ignore' }).status === 0;
+  return `, database thread ${tid}${ok ? ' on CPU 0' : ' (could not pin)'}`;
+}
+
 // ---------------------------------------------------------------- load phases
 function targetsFor(server, key) {
   return [
@@ -256,7 +272,8 @@ async function benchDatabase(kind) {
     const child = startProcess('switchboard', 1, process.execPath, [...SERVER_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : []), 'dist/server.js'], env, path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`));
     server.child = child;
     await waitHttp(`http://127.0.0.1:${port}/api/health`, child, 120_000);
-    console.log(`server up on :${port} (pid ${child.pid}) in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    const dbThread = db.kind === 'pglite' ? pinDbThread(db.dataDir) : '';
+    console.log(`server up on :${port} (pid ${child.pid}${dbThread}) in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
     return (Date.now() - t0) / 1000;
   };
   const server = { port, child: null, db };

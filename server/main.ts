@@ -75,7 +75,7 @@ async function main() {
     server.listen(e.PORT, e.HOST, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
-  if (e.embedded) cliToken = writeServerInfo(e.dataDir, { pid: process.pid, port });
+  if (e.embedded) cliToken = writeServerInfo(e.dataDir, { pid: process.pid, port, dbThreadId: database_.dbThreadId });
   const stopSweeper = startReservationSweeper();
   const stopFlusher = startUsageFlusher();
 

@@ -14,6 +14,8 @@ export const CLI_ENDPOINT = '/internal/cli';
 export interface ServerInfo {
   pid: number;
   port: number;
+  /** The OS thread id of the embedded database's thread (the bench pins it to its own CPU). */
+  dbThreadId?: number;
 }
 
 export function writeServerInfo(dataDir: string, info: ServerInfo): string {

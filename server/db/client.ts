@@ -5,14 +5,15 @@
 // opener of a data directory, so whichever copy asks first opens the database and the other reuses it.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { env } from '@/server/env';
 import { PrismaClient } from './generated/client';
 import { applyMigrations } from './migrate';
-import { sqlClientFromPg, sqlClientFromPglite, type SqlClient } from './sql-client';
+import { PGliteThread } from './pglite-thread';
+import { sqlClientFromPg, sqlClientFromPgliteThread, type SqlClient } from './sql-client';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 
 export type Db = PrismaClient;
@@ -22,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** A plain SQL client on the same database, for migrations and health checks. */
   sql: SqlClient;
+  /** Embedded only: the OS thread id of the thread PGlite runs on (0 where unknown). */
+  dbThreadId?: number;
   close(): Promise<void>;
 }
 
@@ -79,23 +82,25 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const dataDir = path.resolve(/*turbopackIgnore: true*/ options.dataDir ?? './.data');
   mkdirSync(dataDir, { recursive: true });
   const lock: DataDirLock = acquireDataDirLock(dataDir);
-  let pglite: PGlite;
+  let pglite: PGliteThread;
   try {
-    pglite = await PGlite.create(path.join(/*turbopackIgnore: true*/ dataDir, 'pglite'));
+    pglite = await PGliteThread.open(path.join(/*turbopackIgnore: true*/ dataDir, 'pglite'));
   } catch (err) {
     lock.release();
     throw err;
   }
-  const sql = sqlClientFromPglite(pglite);
+  const sql = sqlClientFromPgliteThread(pglite);
   if (options.migrate !== false) await applyMigrations(sql, { log });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  // The adapter needs only query(), exec() and transaction(), which the thread's client provides.
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as unknown as PGlite) });
   return {
     prisma,
     kind: 'pglite',
     sql,
+    dbThreadId: pglite.threadId,
     close: once(async () => {
       await prisma.$disconnect();
-      // $disconnect does not close PGlite; without this the process never exits.
+      // $disconnect does not close PGlite.
       await pglite.close();
       lock.release();
     }),

@@ -94,6 +94,7 @@ describeEachDatabase('chat completions: errors', () => {
   it('upstream 429 → 429 with Retry-After, not retried, nothing charged', async () => {
     let calls = 0;
     h.respond = () => (calls++, { status: 429, json: JSON.parse(readFixture('openai', 'rate_limited.error.json')), headers: { 'retry-after': '7', 'x-request-id': 'req_up_1' } });
+    await flushSettlements(); // earlier tests' charges may still be queued: they must land before 'before'
     const before = await getBalanceOrThrow(account);
     const res = await post({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
     expect(res.headers.get('retry-after')).toBe('7');
