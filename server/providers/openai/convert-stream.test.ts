@@ -155,3 +155,34 @@ describe('createOpenAIStreamConverter edge cases', () => {
     expect(converter.usage).toEqual({ promptTokens: 3, completionTokens: 2, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 });
+
+describe('createOpenAIStreamConverter text fast path', () => {
+  // Plain text chunks skip the schema; these pin that both readings agree at the edges of "plain".
+  const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini' };
+  const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ ...base, ...extra, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }] });
+
+  it('reads text, the role-only first chunk, null content and a null refusal like the schema does', () => {
+    const c = createOpenAIStreamConverter();
+    expect(push(c, chunk({ delta: { role: 'assistant', content: '' } }), chunk({ delta: { content: 'Hi', refusal: null } }), chunk({ delta: { content: null } }), chunk({ delta: {} }))).toEqual([{ content: 'Hi' }]);
+    expect(c.upstreamId).toBe('chatcmpl-1');
+    expect(c.finishReason).toBeNull();
+  });
+
+  it('leaves everything else to the schema: reasoning fields, tool calls, finish reasons, usage, other choices, bad types', () => {
+    const reasoning = createOpenAIStreamConverter({ readReasoning: (d) => (typeof d.reasoning_content === 'string' ? d.reasoning_content : undefined) });
+    expect(push(reasoning, chunk({ delta: { reasoning_content: 'think', content: '' } }))).toEqual([{ reasoning: 'think' }]);
+
+    const c = createOpenAIStreamConverter();
+    expect(push(c, chunk({ delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] } }))).toEqual([
+      { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] },
+    ]);
+    expect(push(c, chunk({ index: 1, delta: { content: 'second choice' } }))).toEqual([]);
+    expect(push(c, chunk({ delta: { content: 'last' }, finish_reason: 'length' }, { usage: { prompt_tokens: 3, completion_tokens: 4 } }))).toEqual([{ content: 'last' }]);
+    expect(c.finishReason).toBe('length');
+    expect(c.usage).toMatchObject({ promptTokens: 3, completionTokens: 4 });
+
+    const bad = createOpenAIStreamConverter();
+    expect(push(bad, chunk({ delta: { content: 42 } }))).toEqual([]);
+    expect(bad.error?.code).toBe('server_error');
+  });
+});

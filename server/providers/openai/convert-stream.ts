@@ -33,6 +33,30 @@ const chunkSchema = z.looseObject({
 
 type RawToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
 
+/**
+ * Nearly every chunk of a stream is one choice whose delta carries only text (and the role, first). Those
+ * are read here without the schema: it is the per-token hot path, and the schema's loose objects copy
+ * every chunk. Anything else — tool calls, reasoning fields, a finish reason, usage, an error, another
+ * shape — returns undefined and goes through chunkSchema as before.
+ */
+function readPlainTextChunk(json: unknown): { id: string | null; content: string } | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const chunk = json as { id?: unknown; choices?: unknown; usage?: unknown; error?: unknown };
+  if (chunk.usage != null || chunk.error != null || (chunk.id != null && typeof chunk.id !== 'string')) return undefined;
+  if (!Array.isArray(chunk.choices) || chunk.choices.length !== 1) return undefined;
+  const choice = chunk.choices[0] as { index?: unknown; delta?: unknown; finish_reason?: unknown } | null;
+  if (typeof choice !== 'object' || choice === null || (choice.index != null && choice.index !== 0) || choice.finish_reason != null) return undefined;
+  const delta = choice.delta as Record<string, unknown> | null | undefined;
+  if (typeof delta !== 'object' || delta === null) return undefined;
+  for (const key in delta) {
+    if (key === 'content' || key === 'role') continue;
+    if (key === 'refusal' && delta.refusal == null) continue;
+    return undefined;
+  }
+  if (delta.content != null && typeof delta.content !== 'string') return undefined;
+  return { id: (chunk.id as string | undefined) ?? null, content: (delta.content as string | null | undefined) ?? '' };
+}
+
 const UNREADABLE_CHUNK: MidStreamError = { code: 'server_error', message: 'The upstream provider sent a stream chunk the gateway cannot read' };
 
 export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): StreamConverter {
@@ -79,6 +103,11 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
     } catch {
       error ??= UNREADABLE_CHUNK;
       return [];
+    }
+    const plain = readPlainTextChunk(json);
+    if (plain) {
+      upstreamId ??= plain.id || null;
+      return plain.content ? [{ content: plain.content }] : [];
     }
     const parsed = chunkSchema.safeParse(json);
     if (!parsed.success) {
