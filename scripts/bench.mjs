@@ -437,7 +437,7 @@ async function main() {
     `## npm run bench — ${new Date().toISOString()}`,
     '',
     `${QUICK ? 'Quick run (BENCH_QUICK=1: short phases, 1 round)' : `Full run (${C.rounds} ABBA rounds × ${C.nsDur} s per non-streaming phase)`}. Machine: ${machine}. ` +
-      `CPU pinning: ${PIN ? `Switchboard on CPU 1; mock upstream, load driver, wrk${PIN_PG ? " and the bench database's PostgreSQL backends" : ''} on CPU 0${PIN_PG ? '' : ' (PostgreSQL unpinned)'}` : 'none'}. ` +
+      `CPU pinning: ${PIN ? `Switchboard on CPU 1; mock upstream, load driver, wrk${PIN_PG ? " and the database (the bench database's PostgreSQL backends, the embedded database's thread)" : ''} on CPU 0${PIN_PG ? '' : ' (the database unpinned)'}` : 'none'}. ` +
       `Before the run, other processes used ${f(idleBefore, 0)} % of one core${idleBefore > 25 ? ' (a busy machine: latency figures are inflated)' : ''}. ` +
       'Mock upstream answers at once for non-streaming; streams: TTFT 50 ms, 50 chunks 20 ms apart. "added" = through Switchboard minus direct.',
     '',
