@@ -8,6 +8,7 @@
 // The client offers the part of PGlite's interface that Prisma's PGlite adapter and our SQL client use —
 // query(), exec(), transaction() — with PGlite's semantics: one session, statements run in the order
 // they were issued, a transaction has the session to itself (other statements wait until it ends).
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -35,13 +36,22 @@ type Reply = { id: number; ok: unknown } | { id: number; err: PackedError };
 /** A statement waiting for an open transaction to end, or a transaction waiting for its turn. */
 type Waiter = { tx: false; go: () => void } | { tx: true; go: () => void };
 
-/** PGlite's CommonJS entry, resolved from this module (or, in a bundle that hides its location, from the working directory). */
+/**
+ * PGlite's CommonJS entry, resolved from this module or, where a bundle hides this module's location (Next's
+ * dev server), from the working directory. The specifier is built at run time on purpose: bundlers rewrite a
+ * literal `require.resolve('…')` of an external package into their own module id, which the worker cannot load.
+ */
 function pgliteEntry(): string {
-  try {
-    return createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  } catch {
-    return createRequire(path.join(process.cwd(), 'package.json')).resolve('@electric-sql/pglite');
+  const specifier = ['@electric-sql', 'pglite'].join('/');
+  for (const from of [import.meta.url, path.join(process.cwd(), 'package.json')]) {
+    try {
+      const resolved = createRequire(from).resolve(specifier);
+      if (path.isAbsolute(resolved) && existsSync(resolved)) return resolved;
+    } catch {
+      // try the next base
+    }
   }
+  throw new Error(`Cannot find ${specifier} (from ${import.meta.url} or ${process.cwd()}): run npm install`);
 }
 
 export class PGliteThread {
