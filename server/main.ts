@@ -14,7 +14,7 @@ import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
 import { jsonMethodNotAllowed } from '@/server/http/json-method-not-allowed';
 import { AppError } from '@/server/errors';
-import { ensureDemoAccount, seed, DEMO_EMAIL } from '@/server/seed';
+import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
 import { startUsageFlusher } from '@/server/usage/flush';
 
@@ -35,7 +35,7 @@ async function main() {
   const dbInfo = e.embedded ? `embedded PGlite in ${e.dataDir}` : `PostgreSQL (${new URL(e.DATABASE_URL!).host})`;
   console.log(`Switchboard: opening the database (${dbInfo})…`);
   const database_ = await database();
-  const seeded = await seed();
+  const seeded = await ensureSeeded();
   console.log(`Switchboard: database ready, ${seeded.models} models and ${seeded.plans} plans in the catalog`);
   const demo = e.embedded && !e.SKIP_DEMO ? await ensureDemoAccount() : null;
 

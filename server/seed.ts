@@ -24,6 +24,23 @@ export async function seed(): Promise<{ models: number; plans: number }> {
   return { models, plans };
 }
 
+const SEEDED = Symbol.for('switchboard.seeded');
+type GlobalWithSeed = typeof globalThis & { [SEEDED]?: Promise<{ models: number; plans: number }> };
+
+/**
+ * seed(), once per process. The production server seeds before Next starts, and Next's instrumentation hook
+ * (instrumentation.ts: `next dev`, or `next start` without our server) asks again; the two are separate
+ * copies of this module in one process, hence globalThis.
+ */
+export function ensureSeeded(): Promise<{ models: number; plans: number }> {
+  const g = globalThis as GlobalWithSeed;
+  g[SEEDED] ??= seed().catch((err) => {
+    delete g[SEEDED];
+    throw err;
+  });
+  return g[SEEDED];
+}
+
 export const DEMO_EMAIL = 'demo@switchboard.local';
 export const DEMO_CREDIT_MICROS = 5_000_000n;
 
