@@ -13,7 +13,7 @@ import { env } from '@/server/env';
 import { PrismaClient } from './generated/client';
 import { applyMigrations } from './migrate';
 import { PGliteThread } from './pglite-thread';
-import { sqlClientFromPg, sqlClientFromPgliteThread, type SqlClient } from './sql-client';
+import { sqlClientFromPg, sqlClientFromPglite, type SqlClient } from './sql-client';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 
 export type Db = PrismaClient;
@@ -89,7 +89,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     lock.release();
     throw err;
   }
-  const sql = sqlClientFromPgliteThread(pglite);
+  const sql = sqlClientFromPglite(pglite);
   if (options.migrate !== false) await applyMigrations(sql, { log });
   // The adapter needs only query(), exec() and transaction(), which the thread's client provides.
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as unknown as PGlite) });

@@ -8,7 +8,7 @@ import { messages } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteTemplateDir } from '@/test/db';
 import { PGliteThread } from './pglite-thread';
-import { sqlClientFromPgliteThread } from './sql-client';
+import { sqlClientFromPglite } from './sql-client';
 
 describe('PGliteThread', () => {
   let dir: string;
@@ -86,7 +86,7 @@ describe('PGliteThread', () => {
   });
 
   it('runs named prepared statements, re-preparing after a failure', async () => {
-    const sql = sqlClientFromPgliteThread(db);
+    const sql = sqlClientFromPglite(db);
     const q = 'SELECT id, note FROM t WHERE id = $1::int';
     expect((await sql.query(q, [1], { name: 'by_id' })).rows).toEqual([{ id: 1, note: 'one' }]);
     expect((await sql.query(q, [2], { name: 'by_id' })).rows).toEqual([{ id: 2, note: 'in tx' }]);

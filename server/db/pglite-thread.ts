@@ -33,8 +33,8 @@ interface PackedError {
   fields: Record<string, unknown>;
 }
 type Reply = { id: number; ok: unknown } | { id: number; err: PackedError };
-/** A statement waiting for an open transaction to end, or a transaction waiting for its turn. */
-type Waiter = { tx: false; go: () => void } | { tx: true; go: () => void };
+/** A statement waiting for an open transaction to end (tx false), or a transaction waiting for its turn. */
+type Waiter = { tx: boolean; go: () => void };
 
 /**
  * PGlite's CommonJS entry, resolved from this module or, where a bundle hides this module's location (Next's
@@ -100,16 +100,16 @@ export class PGliteThread {
   }
 
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    return this.#whenFree({ op: 'query', sql, params: params ?? [] }).then((r) => this.#toResults<T>(r as Packed, options));
+    return this.#one<T>(this.#whenFree({ op: 'query', sql, params: params ?? [] }), options);
   }
 
   exec(sql: string, options?: QueryOptions): Promise<Results[]> {
-    return this.#whenFree({ op: 'exec', sql }).then((r) => (r as Packed[]).map((x) => this.#toResults(x, options)));
+    return this.#all(this.#whenFree({ op: 'exec', sql }), options);
   }
 
   /** A named prepared statement (see SqlClient's `name` option): rows as objects, PGlite's default parsers. */
   prepared<T>(name: string, sql: string, params: unknown[]): Promise<T[]> {
-    return this.#whenFree({ op: 'prepared', name, sql, params }).then((r) => this.#toResults<T>(r as Packed).rows);
+    return this.#one<T>(this.#whenFree({ op: 'prepared', name, sql, params })).then((r) => r.rows);
   }
 
   /** PGlite's transaction(): BEGIN, the callback's statements, then COMMIT (or ROLLBACK if it throws). */
@@ -124,13 +124,14 @@ export class PGliteThread {
       await this.#send({ op: 'exec', sql });
     };
     const tx = {
+      // The transaction has the session: its statements are sent at once.
       query: async <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
         check();
-        return this.#toResults<R>((await this.#send({ op: 'query', sql, params: params ?? [] })) as Packed, options);
+        return this.#one<R>(this.#send({ op: 'query', sql, params: params ?? [] }), options);
       },
       exec: async (sql: string, options?: QueryOptions) => {
         check();
-        return ((await this.#send({ op: 'exec', sql })) as Packed[]).map((r) => this.#toResults(r, options));
+        return this.#all(this.#send({ op: 'exec', sql }), options);
       },
       rollback: async () => {
         check();
@@ -188,11 +189,11 @@ export class PGliteThread {
 
   #send(message: Record<string, unknown>): Promise<unknown> {
     if (this.#failure) return Promise.reject(this.#failure);
-    const id = this.#next++;
+    message.id = this.#next++;
     return new Promise((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...message, id });
+      this.#pending.set(message.id as number, { resolve, reject });
+      this.#worker.postMessage(message);
     });
   }
 
@@ -210,6 +211,14 @@ export class PGliteThread {
     this.#failure = err;
     for (const p of this.#pending.values()) p.reject(err);
     this.#pending.clear();
+  }
+
+  #one<T>(reply: Promise<unknown>, options?: QueryOptions): Promise<Results<T>> {
+    return reply.then((r) => this.#toResults<T>(r as Packed, options));
+  }
+
+  #all(reply: Promise<unknown>, options?: QueryOptions): Promise<Results[]> {
+    return reply.then((r) => (r as Packed[]).map((x) => this.#toResults(x, options)));
   }
 
   #toResults<T>(r: Packed, options?: QueryOptions): Results<T> {

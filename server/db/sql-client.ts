@@ -5,7 +5,7 @@
 // instance. That matters: session-level advisory locks and BEGIN … COMMIT only work when every statement
 // goes through the same connection (a pg.Pool would hand each query to a different one).
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
-import type { PGliteThread } from './pglite-thread';
+import { PGliteThread } from './pglite-thread';
 import type { Client, PoolClient } from 'pg';
 
 export interface QueryOptions {
@@ -37,28 +37,16 @@ export function sqlClientFromPg(client: Client | PoolClient): SqlClient {
   };
 }
 
-/** Takes a PGlite, or anything shaped like one (e.g. what `pglite.clone()` returns). Named statements run as plain ones. */
-export function sqlClientFromPglite(db: PGlite | PGliteInterface): SqlClient {
-  return {
-    async query<T = Record<string, unknown>>(text: string, params?: unknown[]) {
-      const r = await db.query<T>(text, params as unknown[] | undefined);
-      return { rows: r.rows };
-    },
-    async exec(script: string) {
-      await db.exec(script);
-    },
-  };
-}
-
 /**
- * The embedded database on its thread (pglite-thread.ts). Named statements are prepared once there: PGlite
- * would otherwise run a parameterised query as six calls into the WASM backend, re-planning it each time.
+ * Takes the embedded database's thread (pglite-thread.ts), or a PGlite itself (e.g. what `pglite.clone()`
+ * returns, in tests). On the thread, named statements are prepared once: PGlite would otherwise run a
+ * parameterised query as six calls into the WASM backend, re-planning it each time. A PGlite runs them plain.
  */
-export function sqlClientFromPgliteThread(db: PGliteThread): SqlClient {
+export function sqlClientFromPglite(db: PGliteThread | PGlite | PGliteInterface): SqlClient {
   return {
     async query<T = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions) {
-      if (options?.name) return { rows: await db.prepared<T>(options.name, text, params ?? []) };
-      const r = await db.query<T>(text, params);
+      if (options?.name && db instanceof PGliteThread) return { rows: await db.prepared<T>(options.name, text, params ?? []) };
+      const r = await db.query<T>(text, params as unknown[] | undefined);
       return { rows: r.rows };
     },
     async exec(script: string) {
