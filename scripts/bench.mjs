@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { busyOthers, cleanUpOnSignals, cleanupAll, cleanups, cpuMs, freePort, PIN, rssKB, run, sleep, startProcess, stopProcess, waitHttp } from './bench/processes.mjs';
+import { busyOthers, cleanUpOnSignals, cleanupAll, cleanups, cpuMs, freePort, PIN, PIN_PG, pinDbThread, pinPgBackends, rssKB, run, sleep, startProcess, stopProcess, waitHttp } from './bench/processes.mjs';
 import { f, table } from './bench/report.mjs';
 import { SERVER_NODE_ARGS } from './server-node-args.mjs';
 
@@ -42,7 +42,6 @@ const HAS_WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === u
 const SATURATION = process.env.BENCH_SATURATION ?? (HAS_WRK ? 'wrk' : 'sweep');
 if (SATURATION === 'wrk' && !HAS_WRK) fail('BENCH_SATURATION=wrk but wrk is not installed (apt-get install -y wrk)');
 const PROFILE = process.env.BENCH_PROFILE === '1';
-const PIN_PG = process.env.BENCH_PIN_PG !== '0';
 
 const C = QUICK
   ? { rates: [200, 500, 1000], nsDur: 3, nsWarm: 1, rounds: 1, wrkSecs: 4, sweepSecs: 3, streamDur: 5, streamWarm: 1, streamRounds: 1, memDur: 8 }
@@ -121,40 +120,6 @@ async function cli(db, args) {
   const r = await run('npx', ['tsx', 'server/cli/main.ts', ...args], { env: dbEnv(db), quiet: true, log: path.join(OUT, `${db.kind}-cli.log`) });
   if (r.code !== 0) throw new Error(`cli ${args[0]} failed: ${(r.err || r.out).trim().split('\n').slice(-3).join(' ')}`);
   return r.out.trim();
-}
-
-// The gateway gets CPU 1 to itself: PostgreSQL backends serving the bench database are moved to CPU 0 with
-// the mock and the load driver (as if the database ran on its own host), checked every 250 ms since the
-// pool opens connections on demand. Only backends of this run's own database are touched.
-function pinPgBackends(dbName) {
-  if (!PIN || !PIN_PG) return () => {};
-  const pinned = new Set();
-  const sweep = () => {
-    const r = spawnSync('pgrep', ['-f', `postgres: .* ${dbName} `], { encoding: 'utf8' });
-    for (const pid of (r.stdout ?? '').split('\n').filter(Boolean)) {
-      if (pinned.has(pid)) continue;
-      if (spawnSync('taskset', ['-pc', '0', pid], { stdio: 'ignore' }).status === 0) pinned.add(pid);
-    }
-  };
-  sweep();
-  const t = setInterval(sweep, 250);
-  return () => clearInterval(t);
-}
-
-// Embedded PGlite runs on its own thread inside the server process (server/db/pglite-thread.ts). It gets CPU 0,
-// like PostgreSQL's backends do, so both databases run beside the gateway's CPU, not on it. The server
-// records the thread's id in DATA_DIR/server.json.
-function pinDbThread(dataDir) {
-  if (!PIN || !PIN_PG) return '';
-  let tid;
-  try {
-    tid = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')).dbThreadId;
-  } catch {
-    return ', database thread unknown';
-  }
-  if (!tid) return ', database thread unknown';
-  const ok = spawnSync('taskset', ['-pc', '0', String(tid)], { stdio: 'ignore' }).status === 0;
-  return `, database thread ${tid}${ok ? ' on CPU 0' : ' (could not pin)'}`;
 }
 
 // ---------------------------------------------------------------- load phases

@@ -1,7 +1,9 @@
 // The benchmark's processes: children started (optionally pinned to a CPU with taskset), stopped, waited
-// for, measured from /proc; clean-ups run at the end or on a signal. Used by scripts/bench.mjs.
+// for, measured from /proc; the database moved off the server's CPU; clean-ups run at the end or on a signal.
+// Used by scripts/bench.mjs.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
+import path from 'node:path';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +12,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Pin processes to CPUs (2+ cores, taskset available, BENCH_PIN not 0). */
 export const PIN = process.env.BENCH_PIN !== '0' && os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
+/** BENCH_PIN_PG=0: leave the database (PostgreSQL's backends, PGlite's thread) to the scheduler. */
+export const PIN_PG = process.env.BENCH_PIN_PG !== '0';
 const children = new Set();
 export const cleanups = [];
 let exiting = false;
@@ -143,4 +147,38 @@ export async function busyOthers(ms) {
   await sleep(ms);
   const [b1, t1] = read();
   return ((b1 - b0) / Math.max(1, t1 - t0)) * 100 * os.cpus().length;
+}
+
+// The gateway gets CPU 1 to itself: PostgreSQL backends serving the bench database are moved to CPU 0 with
+// the mock and the load driver (as if the database ran on its own host), checked every 250 ms since the
+// pool opens connections on demand. Only backends of this run's own database are touched.
+export function pinPgBackends(dbName) {
+  if (!PIN || !PIN_PG) return () => {};
+  const pinned = new Set();
+  const sweep = () => {
+    const r = spawnSync('pgrep', ['-f', `postgres: .* ${dbName} `], { encoding: 'utf8' });
+    for (const pid of (r.stdout ?? '').split('\n').filter(Boolean)) {
+      if (pinned.has(pid)) continue;
+      if (spawnSync('taskset', ['-pc', '0', pid], { stdio: 'ignore' }).status === 0) pinned.add(pid);
+    }
+  };
+  sweep();
+  const t = setInterval(sweep, 250);
+  return () => clearInterval(t);
+}
+
+// Embedded PGlite runs on its own thread inside the server process (server/db/pglite-thread.ts). It gets CPU 0,
+// like PostgreSQL's backends do, so both databases run beside the gateway's CPU, not on it. The server
+// records the thread's id in DATA_DIR/server.json.
+export function pinDbThread(dataDir) {
+  if (!PIN || !PIN_PG) return '';
+  let tid;
+  try {
+    tid = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')).dbThreadId;
+  } catch {
+    return ', database thread unknown';
+  }
+  if (!tid) return ', database thread unknown';
+  const ok = spawnSync('taskset', ['-pc', '0', String(tid)], { stdio: 'ignore' }).status === 0;
+  return `, database thread ${tid}${ok ? ' on CPU 0' : ' (could not pin)'}`;
 }
