@@ -16,7 +16,7 @@ import { jsonMethodNotAllowed } from '@/server/http/json-method-not-allowed';
 import { AppError } from '@/server/errors';
 import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
-import { startUsageFlusher } from '@/server/usage/flush';
+import { startUsageFlusher } from '@/server/ledger/settlement-queue';
 
 const CHAT_PATH = '/api/v1/chat/completions';
 

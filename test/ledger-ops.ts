@@ -11,7 +11,7 @@ import { sweepExpiredReservations } from '@/server/ledger/sweep-reservations';
 import { createPromotion } from '@/server/promotions/create-promotion';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import { grantPromotion } from '@/server/promotions/grant-promotion';
-import { enqueueSettlement, flushSettlements } from '@/server/usage/flush';
+import { enqueueSettlement, flushSettlements } from '@/server/ledger/settlement-queue';
 
 export const DAY_MS = 86_400_000;
 
@@ -22,7 +22,7 @@ export type Op =
   | { t: 'reserve'; micros: bigint; withKey: boolean }
   /**
    * Settle generation #pick (mod count) at `percent`% of its reservation: 0 = a release; > 100 = over the
-   * hold. `viaFlush`: through the batched writer (usage/flush.ts and its one-statement fast path) rather
+   * hold. `viaFlush`: through the batched writer (ledger/settlement-queue.ts and its one-statement fast path) rather
    * than settleGeneration directly.
    */
   | { t: 'settle'; pick: number; percent: number; status: 'SUCCESS' | 'ABORTED' | 'ERROR'; viaFlush: boolean }

@@ -3,7 +3,7 @@ import { decideDeviceAuthorization, findDeviceAuthorization } from '@/server/aut
 import { approveRedirectAuthorization } from '@/server/auth/redirect-authorization';
 import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { grantCredits } from '@/server/ledger/balance';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { db } from '@/server/db';
 import { jsonClient, testUser, uniqueEmail } from '@/test/accounts';
 import { startApiServer, type ApiServer } from '@/test/api-server';

@@ -6,7 +6,7 @@ import { maybeTriggerAutoTopUps } from '@/server/billing/maybe-trigger-auto-top-
 import { db } from '@/server/db';
 import { grantCredits } from '@/server/ledger/balance';
 import { newRowId, reserveCredits } from '@/server/ledger/reserve';
-import { enqueueSettlement } from '@/server/usage/flush';
+import { enqueueSettlement } from '@/server/ledger/settlement-queue';
 import { balanceMicros, billingUser, eventually, saveCard, useBillingHarness } from '@/test/billing-factories';
 import { describeEachDatabase } from '@/test/db';
 

@@ -1,4 +1,4 @@
-// Called after usage is settled (server/usage/flush.ts, once per written batch): for the accounts whose
+// Called after usage is settled (server/ledger/settlement-queue.ts, once per written batch): for the accounts whose
 // balance fell below their auto top-up threshold, start one top-up each. Cheap when nothing is due (one
 // indexed query for the whole batch) and never throws into the caller. The charging code is loaded only
 // when a top-up is actually due, so the settlement path does not load the payment SDK.

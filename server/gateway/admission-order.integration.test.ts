@@ -10,7 +10,7 @@ import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
 import { resetRateLimits } from '@/server/gateway/rate-limit';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 

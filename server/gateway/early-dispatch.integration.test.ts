@@ -10,7 +10,7 @@ import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
 import { resetEarlyDispatch } from '@/server/gateway/early-dispatch';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, readSse, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 import { fixtureChunks } from '@/test/fake-upstream';

@@ -7,7 +7,7 @@ import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
 import { setKeepAliveInterval } from '@/server/gateway/run-streaming';
 import { RETRY } from '@/server/gateway/open-upstream';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks, readFixture } from '@/test/fake-upstream';
 import { fundedUser, readSse, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 

@@ -4,7 +4,7 @@
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { toErrorBody } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
-import { enqueueSettlement } from '@/server/usage/flush';
+import { enqueueSettlement } from '@/server/ledger/settlement-queue';
 import { EMPTY_USAGE } from '@/server/providers/types';
 import { admit, type Admission } from './admit';
 import { UpstreamHttpError } from './open-upstream';

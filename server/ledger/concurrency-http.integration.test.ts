@@ -8,7 +8,7 @@ import { resolveModelOrThrow } from '@/server/catalog/resolve-model';
 import { db } from '@/server/db';
 import { parseChatRequest } from '@/server/gateway/chat-request-schema';
 import { reservationMicros } from '@/server/gateway/cost';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks } from '@/test/fake-upstream';
 import { fundedUser, readSse, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';

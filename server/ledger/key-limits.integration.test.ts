@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { db } from '@/server/db';
 import { resetRateLimits } from '@/server/gateway/rate-limit';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestUser } from '@/test/factories';

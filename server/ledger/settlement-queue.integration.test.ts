@@ -8,7 +8,7 @@ import { reserveCredits } from '@/server/ledger/reserve';
 import type { SettleInput } from '@/server/ledger/settle-generation';
 import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestOrganization, createTestUser } from '@/test/factories';
-import { enqueueSettlement, flushSettlements, pendingSettlements, startUsageFlusher } from './flush';
+import { enqueueSettlement, flushSettlements, pendingSettlements, startUsageFlusher } from './settlement-queue';
 
 async function reserved(accountId: string, extra: { userId?: string; apiKeyId?: string; model?: string } = {}): Promise<SettleInput> {
   const generationId = `gen-${randomUUID()}`;
