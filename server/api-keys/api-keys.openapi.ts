@@ -20,11 +20,19 @@ export const apiKeySchema = z
   })
   .meta({ id: 'ApiKey' });
 
-defineEndpoint({ method: 'get', path: '/api-keys', summary: 'List your API keys', tags: ['API keys'], response: z.object({ data: z.array(apiKeySchema) }) });
+defineEndpoint({
+  method: 'get',
+  path: '/api-keys',
+  summary: 'List your API keys',
+  description: "Called with an API key created for an organization: that organization's keys only.",
+  tags: ['API keys'],
+  response: z.object({ data: z.array(apiKeySchema) }),
+});
 defineEndpoint({
   method: 'post',
   path: '/api-keys',
   summary: 'Create an API key (the secret is in this response only)',
+  description: 'Called with an API key created for an organization, the new key belongs to that organization; naming another account_id is a 403.',
   tags: ['API keys'],
   body: createApiKeyInput,
   status: 201,

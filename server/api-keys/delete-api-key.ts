@@ -5,12 +5,13 @@ import { assertAccountAccess } from '@/server/organizations/assert-account-acces
 /**
  * Deletes (revokes) a key. Effective on the very next request: authentication reads the key row on every
  * request and refuses rows with deletedAt set. The row stays for the usage history.
- * Callers: the key's creator, or an owner/admin of the organization the key bills to.
+ * Callers: the key's creator, or an owner/admin of the organization the key bills to. `withinAccountId`: the
+ * caller is an API key bound to that organization, which may only delete that organization's keys.
  */
-export async function deleteApiKey(p: { userId: string; keyId: string }): Promise<void> {
+export async function deleteApiKey(p: { userId: string; keyId: string; withinAccountId?: string }): Promise<void> {
   const prisma = await db();
   const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, userId: true, accountId: true, deletedAt: true } });
-  if (!key || key.deletedAt) throw new AppError('not_found', 'API key not found');
+  if (!key || key.deletedAt || (p.withinAccountId !== undefined && key.accountId !== p.withinAccountId)) throw new AppError('not_found', 'API key not found');
   if (key.userId !== p.userId) {
     // Someone else's key: allowed only to organization admins; strangers learn nothing (404).
     await assertAccountAccess({ userId: p.userId, accountId: key.accountId, permission: 'keys:manage-all' }).catch((err) => {

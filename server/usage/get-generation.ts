@@ -14,10 +14,11 @@ export const generationQuery = z.object({
 const notFound = (id: string) =>
   new AppError('not_found', `Generation ${id} not found. Usage is recorded a moment after a response ends; retry shortly if it just finished.`, { id });
 
-export async function getGeneration(p: { userId: string; generationId: string }): Promise<GenerationDto> {
+/** `withinAccountId`: the caller is an API key bound to that organization, which sees its generations only. */
+export async function getGeneration(p: { userId: string; generationId: string; withinAccountId?: string }): Promise<GenerationDto> {
   const prisma = await db();
   const row = await prisma.usageRecord.findUnique({ where: { id: p.generationId }, select: usageRecordSelect });
-  if (!row) throw notFound(p.generationId);
+  if (!row || (p.withinAccountId !== undefined && row.accountId !== p.withinAccountId)) throw notFound(p.generationId);
   if (row.userId !== p.userId) {
     await assertAccountAccess({ userId: p.userId, accountId: row.accountId, permission: 'usage:read-all' }).catch(() => {
       throw notFound(p.generationId);

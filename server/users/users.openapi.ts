@@ -31,6 +31,8 @@ export const remoteConfigSchema = z
   .meta({ id: 'RemoteConfig' });
 
 const tags = ['Users'];
+// Every /users route refuses an API key created for an organization (403, metadata.organization_id): it acts
+// for that organization only (server/http/authorize.ts).
 
 defineEndpoint({ method: 'get', path: '/users/me', summary: 'Your profile', tags, response: profileSchema });
 defineEndpoint({
