@@ -13,7 +13,7 @@ export default defineConfig({
   // Let Vite resolve next-auth's imports (through the alias above) instead of Node.
   ssr: { noExternal: ['next-auth', '@auth/core'] },
   test: {
-    include: ['server/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['node_modules', 'e2e', '.next', 'dist'],
     environment: 'node',
     testTimeout: 30_000,

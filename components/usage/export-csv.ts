@@ -9,11 +9,16 @@ const COLUMNS = [
   'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'error_code', 'app_title',
 ] as const;
 
+/**
+ * One CSV cell. Numbers are written as they are; every text cell starting with a formula character (=, +, -, @,
+ * tab, CR) gets a leading apostrophe, "-1+2" included: spreadsheets evaluate "-1+cmd|…" as a formula too, and text
+ * such as X-Title, model names or error codes comes from whoever made the request.
+ */
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
   const s = String(v);
-  // Quote what needs it, and defuse spreadsheet formulas (=, +, -, @ at the start of a text cell).
-  const safe = /^[=+\-@\t\r]/.test(s) && !/^-?\d/.test(s) ? `'${s}` : s;
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
