@@ -1,6 +1,7 @@
 // One error vocabulary for every transport. Services throw AppError(code, message); each edge translates
 // it: REST → `{ error: { code, message, metadata } }` with the status below, tRPC → errorFormatter,
 // a stream already under way → an SSE chunk with finish_reason "error" (see server/gateway).
+import { formatZodIssues, isZodError } from '@/server/validation/zod-error';
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -67,20 +68,29 @@ export function toErrorBody(err: unknown, requestId?: string): { status: number;
     };
   }
   // A zod schema inside a service refused its input: that is the caller's 400, with what was wrong.
-  if (err instanceof Error && err.name === 'ZodError' && Array.isArray((err as { issues?: unknown }).issues)) {
-    const issues = (err as unknown as { issues: { path: PropertyKey[]; message: string }[] }).issues;
-    const first = issues[0];
-    const message = `${first?.path?.length ? first.path.join('.') + ': ' : ''}${first?.message ?? 'Invalid input'}`;
-    return {
-      status: 400,
-      headers: {},
-      body: { error: { code: 400, message, metadata: { error_type: 'bad_request', issues: issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })), ...(requestId ? { request_id: requestId } : {}) } } },
-    };
-  }
+  if (isZodError(err)) return toErrorBody(badRequestFromZod(err), requestId);
   // Unknown failures leak nothing: no message, no stack, no SQL.
   return {
     status: 500,
     headers: {},
     body: { error: { code: 500, message: 'Internal server error', metadata: { error_type: 'internal', ...(requestId ? { request_id: requestId } : {}) } } },
   };
+}
+
+/** A zod failure as the caller's 400 (the one formatting: server/validation/zod-error.ts). */
+export function badRequestFromZod(error: { issues: readonly { path: PropertyKey[]; message: string }[] }): AppError {
+  const { message, issues } = formatZodIssues(error.issues);
+  return new AppError('bad_request', message, { issues });
+}
+
+/**
+ * The spec's reply for a failure at an edge, and the ONE place that decides what is logged: a 5xx caused by
+ * something other than an AppError (services and the gateway throw those on purpose, upstream failures
+ * included) is a server fault, logged with the request id and never shown to the client. Every edge calls
+ * this: REST routes, the node:http server, the chat handler, tRPC and the Next hand-off in server/main.ts.
+ */
+export function errorReply(err: unknown, requestId: string, where = 'request'): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const reply = toErrorBody(err, requestId);
+  if (reply.status >= 500 && !isAppError(err)) console.error(`[${requestId}] ${where} failed:`, err);
+  return reply;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { coercedInstant, isoOrNull, safeString, usdNumber } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { generateSecret, hashSecret, secretHint, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
@@ -6,13 +7,13 @@ import { microsToUsd, usdToMicros } from '@/server/ledger/money';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
 
 export const createApiKeyInput = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100),
+  name: safeString().trim().min(1, 'Name is required').max(100),
   /** Personal account (default: the user's) or an organization id the user may manage keys for. */
-  account_id: z.string().min(1).optional(),
-  credit_limit: z.number().positive().max(1_000_000).nullable().optional(),
+  account_id: safeString().min(1).optional(),
+  credit_limit: usdNumber({ min: 0, exclusiveMin: true, max: 1_000_000, decimals: 6 }).nullable().optional(),
   limit_reset: z.enum(['never', 'daily', 'weekly', 'monthly']).default('never'),
-  expires_at: z.coerce.date().nullable().optional(),
-  allowed_models: z.array(z.string().min(1).max(200)).max(200).default([]),
+  expires_at: coercedInstant().nullable().optional(),
+  allowed_models: z.array(safeString().min(1).max(200)).max(200).default([]),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
@@ -61,8 +62,8 @@ export function toApiKeyDto(k: ApiKeyRow) {
     usage_in_window: microsToUsd(k.windowSpentMicros),
     usage_total: microsToUsd(k.totalSpentMicros),
     allowed_models: k.allowedModels,
-    expires_at: k.expiresAt?.toISOString() ?? null,
-    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    expires_at: isoOrNull(k.expiresAt),
+    last_used_at: isoOrNull(k.lastUsedAt),
     created_at: k.createdAt.toISOString(),
   };
 }

@@ -2,12 +2,13 @@
 // turned into a token here, exactly once: the row moves APPROVED → CONSUMED in one conditional update, so
 // two racing polls cannot both receive a token, and a later poll gets a distinct "already used" answer.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { toUserDto, userSelect, type UserDto } from '@/server/users/create-user';
 import { issueAuthToken } from './auth-tokens';
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from './secret-token';
 
-export const pollDeviceAuthorizationInput = z.object({ device_code: z.string().min(1).max(200) });
+export const pollDeviceAuthorizationInput = z.object({ device_code: safeString().min(1).max(200) });
 
 const MAX_INTERVAL_SECONDS = 60;
 

@@ -3,6 +3,7 @@
 // `token` plus the client's `state`. Only editor URI schemes and loopback HTTP URIs are accepted, so a
 // token can never be sent to a web site.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { AppError } from '@/server/errors';
 import { issueAuthToken } from './auth-tokens';
 
@@ -26,9 +27,9 @@ export function allowedRedirectUri(raw: string | null | undefined): URL | null {
 }
 
 export const redirectAuthorizationInput = z.object({
-  redirect_uri: z.string().refine((v) => allowedRedirectUri(v) !== null, 'redirect_uri must be a vscode://, vscode-insiders://, cursor:// or windsurf:// URI, or http://127.0.0.1:<port>/… or http://localhost:<port>/…'),
-  state: z.string().min(1, 'state is required').max(500),
-  client_name: z.string().trim().max(100).optional(),
+  redirect_uri: safeString().refine((v) => allowedRedirectUri(v) !== null, 'redirect_uri must be a vscode://, vscode-insiders://, cursor:// or windsurf:// URI, or http://127.0.0.1:<port>/… or http://localhost:<port>/…'),
+  state: safeString().min(1, 'state is required').max(500),
+  client_name: safeString().trim().max(100).optional(),
 });
 export type RedirectAuthorizationInput = z.input<typeof redirectAuthorizationInput>;
 

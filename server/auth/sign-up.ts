@@ -1,13 +1,14 @@
 // POST /api/v1/auth/sign-up: a new user with their personal account. The browser sign-up page calls it,
 // then signs in through next-auth. Quota: 20 sign-ups per address per hour.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { createUser, emailSchema, passwordSchema, type UserDto } from '@/server/users/create-user';
 import { consumeQuota } from './sign-in-throttle';
 
 export const signUpInput = z.object({
   email: emailSchema,
   password: passwordSchema,
-  name: z.string().trim().min(1, 'Name is required').max(100),
+  name: safeString().trim().min(1, 'Name is required').max(100),
 });
 export type SignUpInput = z.input<typeof signUpInput>;
 

@@ -2,6 +2,7 @@
 // verification URL, and polls with the device code while the signed-in user approves in a browser.
 // The device code is a secret (stored hashed); the user code is short, typable and unique while it lives.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { clientKindSchema } from './auth-tokens';
@@ -11,7 +12,7 @@ export const DEVICE_CODE_TTL_SECONDS = 15 * 60;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;
 
 export const startDeviceAuthorizationInput = z.object({
-  client_name: z.string().trim().max(100).optional().describe('Shown to the user on the approval page, e.g. "Switchboard CLI on my-laptop"'),
+  client_name: safeString().trim().max(100).optional().describe('Shown to the user on the approval page, e.g. "Switchboard CLI on my-laptop"'),
   client_kind: clientKindSchema.default('cli'),
 });
 export type StartDeviceAuthorizationInput = z.input<typeof startDeviceAuthorizationInput>;

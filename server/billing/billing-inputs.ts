@@ -2,20 +2,20 @@
 // and the bounds they enforce. Amounts are USD with at most cent precision; they become cents (what is
 // charged) and micro-dollars (what is credited, 1 USD = 1,000,000) right after parsing.
 import { z } from 'zod';
+import { isRepresentableInstant, safeString, usdNumber } from '@/server/validation/fields';
 
 export const MIN_PURCHASE_USD = 5;
 export const MAX_PURCHASE_USD = 10_000;
 export const MAX_AUTO_TOP_UP_THRESHOLD_USD = 10_000;
 export const MICROS_PER_CENT = 10_000n;
 
-const wholeCents = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
-
-export const usdAmount = z
-  .number()
-  .min(MIN_PURCHASE_USD, `The amount must be at least $${MIN_PURCHASE_USD}`)
-  .max(MAX_PURCHASE_USD, `The amount must be at most $${MAX_PURCHASE_USD.toLocaleString('en-US')}`)
-  .refine(wholeCents, 'The amount has at most two decimals (cents)')
-  .describe(`USD, ${MIN_PURCHASE_USD}–${MAX_PURCHASE_USD}, at most two decimals`);
+export const usdAmount = usdNumber({
+  min: MIN_PURCHASE_USD,
+  max: MAX_PURCHASE_USD,
+  decimals: 2,
+  minMessage: `The amount must be at least $${MIN_PURCHASE_USD}`,
+  maxMessage: `The amount must be at most $${MAX_PURCHASE_USD.toLocaleString('en-US')}`,
+}).describe(`USD, ${MIN_PURCHASE_USD}–${MAX_PURCHASE_USD}, at most two decimals`);
 
 export const toCents = (usd: number): number => Math.round(usd * 100);
 
@@ -24,8 +24,7 @@ export type CheckoutInput = z.infer<typeof checkoutInput>;
 
 export const purchaseInput = z.object({
   amount: usdAmount,
-  idempotency_key: z
-    .string()
+  idempotency_key: safeString()
     .min(1)
     .max(200)
     .optional()
@@ -35,11 +34,7 @@ export type PurchaseInput = z.infer<typeof purchaseInput>;
 
 export const autoTopUpInput = z.object({
   enabled: z.boolean(),
-  threshold: z
-    .number()
-    .min(0)
-    .max(MAX_AUTO_TOP_UP_THRESHOLD_USD)
-    .refine(wholeCents, 'The threshold has at most two decimals')
+  threshold: usdNumber({ min: 0, max: MAX_AUTO_TOP_UP_THRESHOLD_USD, decimals: 2 })
     .optional()
     .describe('USD: a charge that takes the balance below this triggers one top-up (default 5; unchanged when omitted)'),
   amount: usdAmount.optional().describe('USD added by each top-up (default 20; unchanged when omitted)'),
@@ -50,7 +45,7 @@ export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'canceled', '
 
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size (1–100, default 20)'),
-  cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page'),
+  cursor: safeString().min(1).max(200).optional().describe('next_cursor of the previous page'),
 });
 
 export const listPaymentsQuery = listQuery.extend({
@@ -59,7 +54,7 @@ export const listPaymentsQuery = listQuery.extend({
 export type ListPaymentsQuery = z.infer<typeof listPaymentsQuery>;
 
 export const subscribeInput = z.object({
-  plan_id: z.string().min(1).max(64),
+  plan_id: safeString().min(1).max(64),
   seats: z.number().int().min(1).max(10_000).optional().describe('Default: the current member count'),
 });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
@@ -75,7 +70,8 @@ export function decodeCursor(cursor: string | undefined): { createdAt: Date; id:
   if (!cursor) return null;
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at);
-  if (!id || Number.isNaN(createdAt.getTime())) return null;
+  // Decoded text is client input too: an id PostgreSQL can hold, a time Prisma can write.
+  if (!id || id.includes('\u0000') || !isRepresentableInstant(createdAt)) return null;
   return { createdAt, id };
 }
 

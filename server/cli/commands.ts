@@ -2,9 +2,10 @@
 // and a human line. The same definitions run in the CLI process (PostgreSQL, or the embedded database
 // when no server holds it) and inside the running server (embedded database held by the server).
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/api-keys/create-api-key';
-import { AppError } from '@/server/errors';
+import { AppError, badRequestFromZod } from '@/server/errors';
 import { getBalanceOrThrow, grantCredits } from '@/server/ledger/balance';
 import { formatUsd, usdToMicros } from '@/server/ledger/money';
 import { createPromotion, normalizePromotionCode } from '@/server/promotions/create-promotion';
@@ -28,15 +29,14 @@ export interface Command {
   run(args: Record<string, unknown>): Promise<CommandResult>;
 }
 
-const amountSchema = z
-  .string({ error: '--amount is required (USD, e.g. 10 or 2.50)' })
+const amountSchema = safeString({ error: '--amount is required (USD, e.g. 10 or 2.50)' })
   .regex(/^\d+(\.\d{1,6})?$/, '--amount must be a positive USD amount with at most 6 decimals, e.g. 10 or 2.50')
   .transform((s) => usdToMicros(s))
   .refine((m) => m > 0n && m <= 1_000_000_000_000n, '--amount must be between $0.000001 and $1,000,000');
 
 function parse<T extends z.ZodType>(schema: T, args: Record<string, unknown>): z.infer<T> {
   const r = schema.safeParse(args);
-  if (!r.success) throw new AppError('bad_request', r.error.issues.map((i) => i.message).join('; '));
+  if (!r.success) throw badRequestFromZod(r.error);
   return r.data;
 }
 
@@ -47,7 +47,7 @@ export const COMMANDS: Command[] = [
     usage: 'user:create --email E --password P [--name N]',
     options: { email: { type: 'string', description: 'email address' }, password: { type: 'string', description: 'at least 8 characters' }, name: { type: 'string', description: 'display name' } },
     async run(args) {
-      const a = parse(z.object({ email: z.string({ error: '--email is required' }), password: z.string({ error: '--password is required' }), name: z.string().optional() }), args);
+      const a = parse(z.object({ email: safeString({ error: '--email is required' }), password: safeString({ error: '--password is required' }), name: safeString().optional() }), args);
       const user = await createUser({ email: a.email, password: a.password, name: a.name, emailVerified: true });
       return { data: { user }, text: `Created user ${user.email} (id ${user.id}, personal account ${user.personal_account_id})` };
     },
@@ -58,7 +58,7 @@ export const COMMANDS: Command[] = [
     usage: 'credits:grant (--email E | --org ID) --amount USD [--note TEXT]',
     options: { email: { type: 'string', description: "the user's email" }, org: { type: 'string', description: 'organization id' }, amount: { type: 'string', description: 'USD, e.g. 10 or 2.50' }, note: { type: 'string', description: 'reason, kept in the ledger' } },
     async run(args) {
-      const a = parse(z.object({ email: z.string().optional(), org: z.string().optional(), amount: amountSchema, note: z.string().max(500).optional() }), args);
+      const a = parse(z.object({ email: safeString().optional(), org: safeString().optional(), amount: amountSchema, note: safeString().max(500).optional() }), args);
       if (!!a.email === !!a.org) throw new AppError('bad_request', 'Give exactly one of --email or --org');
       let accountId: string;
       let label: string;
@@ -86,7 +86,7 @@ export const COMMANDS: Command[] = [
     usage: 'key:create --email E [--name N] [--org ID]',
     options: { email: { type: 'string', description: "the key owner's email" }, name: { type: 'string', description: 'key name (default "CLI key")' }, org: { type: 'string', description: 'organization id the key bills to' } },
     async run(args) {
-      const a = parse(z.object({ email: z.string({ error: '--email is required' }), name: z.string().optional(), org: z.string().optional() }), args);
+      const a = parse(z.object({ email: safeString({ error: '--email is required' }), name: safeString().optional(), org: safeString().optional() }), args);
       const user = await findUserByEmailOrThrow(a.email);
       const { key, apiKey } = await createApiKey({ userId: user.id, input: { name: a.name ?? 'CLI key', account_id: a.org } });
       return { data: { key, id: apiKey.id }, text: `Created API key "${apiKey.name}" (id ${apiKey.id}) for ${user.email}. It is shown only this once:\n\n  ${key}\n` };
@@ -108,9 +108,9 @@ export const COMMANDS: Command[] = [
       const days = (flag: string) => z.coerce.number({ error: `--${flag} must be a whole number` }).int(`--${flag} must be a whole number`).min(1, `--${flag} must be at least 1`).optional();
       const a = parse(
         z.object({
-          code: z.string({ error: '--code is required' }),
+          code: safeString({ error: '--code is required' }),
           amount: amountSchema,
-          name: z.string().max(200).optional(),
+          name: safeString().max(200).optional(),
           'expires-days': days('expires-days'),
           'redeemable-days': days('redeemable-days'),
           'max-redemptions': days('max-redemptions'),
@@ -139,7 +139,7 @@ export const COMMANDS: Command[] = [
     usage: 'promotion:grant --code C (--email E | --org ID)',
     options: { code: { type: 'string', description: 'the promotion code' }, email: { type: 'string', description: "the user's email" }, org: { type: 'string', description: 'organization id' } },
     async run(args) {
-      const a = parse(z.object({ code: z.string({ error: '--code is required' }), email: z.string().optional(), org: z.string().optional() }), args);
+      const a = parse(z.object({ code: safeString({ error: '--code is required' }), email: safeString().optional(), org: safeString().optional() }), args);
       if (!!a.email === !!a.org) throw new AppError('bad_request', 'Give exactly one of --email or --org');
       const promotion = await (await db()).promotion.findUnique({ where: { code: normalizePromotionCode(a.code) }, select: { id: true } });
       if (!promotion) throw new AppError('not_found', `No promotion with code ${a.code}`);

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { closeDatabase, openDatabase, setDatabase } from '@/server/db';
 import { env, EnvError } from '@/server/env';
 import { AppError, isAppError } from '@/server/errors';
+import { formatZodIssues, isZodError } from '@/server/validation/zod-error';
 import { COMMANDS, findCommand, runCommand, type CommandResult } from './commands';
 import { CLI_ENDPOINT, readLiveServerInfo } from './server-link';
 
@@ -92,7 +93,7 @@ main(process.argv.slice(2)).then(
   (err) => {
     if (err instanceof EnvError) console.error(err.message);
     else if (isAppError(err)) console.error(`Error: ${err.message}`);
-    else if (err?.name === 'ZodError') console.error(`Error: ${err.issues?.map((i: { message: string }) => i.message).join('; ')}`);
+    else if (isZodError(err)) console.error(`Error: ${formatZodIssues(err.issues).message}`);
     else console.error(`Error: ${err?.message ?? err}`);
     process.exit(1);
   },

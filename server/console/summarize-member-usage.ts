@@ -1,13 +1,14 @@
 // Usage per member of an organization over a period (the members table's "spend this month" column):
 // one GROUP BY in the database. The caller has established usage:read-all on the organization.
 import { z } from 'zod';
+import { isoInstant } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { microsToUsd } from '@/server/ledger/money';
 
 export const memberUsageSummaryInput = z.object({
-  from: z.iso.datetime({ offset: true }).transform((s) => new Date(s)),
-  to: z.iso.datetime({ offset: true }).transform((s) => new Date(s)).optional(),
+  from: isoInstant(),
+  to: isoInstant().optional(),
 });
 export type MemberUsageSummaryQuery = z.output<typeof memberUsageSummaryInput>;
 

@@ -1,8 +1,9 @@
 // The chat completions request, validated once at the edge. Unknown fields are ignored (zod strips them),
 // as OpenAI SDKs and agents send parameters we do not use. The same schema feeds the OpenAPI document.
 import { z } from 'zod';
-import { AppError } from '@/server/errors';
+import { AppError, badRequestFromZod } from '@/server/errors';
 import type { ChatRequest } from '@/server/providers/types';
+import { boundedJsonObject } from '@/server/validation/fields';
 
 export const MAX_MESSAGES = 5_000;
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -69,7 +70,7 @@ export const chatRequestSchema = z.object({
         function: z.object({
           name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'function names: letters, digits, _ and -, at most 64'),
           description: z.string().optional(),
-          parameters: z.record(z.string(), z.unknown()).optional(),
+          parameters: boundedJsonObject().optional(),
           strict: z.boolean().nullish().transform((v) => v ?? undefined),
         }),
       }),
@@ -82,7 +83,7 @@ export const chatRequestSchema = z.object({
     .union([
       z.object({ type: z.literal('text') }),
       z.object({ type: z.literal('json_object') }),
-      z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullish().transform((v) => v ?? undefined), description: z.string().optional() }) }),
+      z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: z.string(), schema: boundedJsonObject().optional(), strict: z.boolean().nullish().transform((v) => v ?? undefined), description: z.string().optional() }) }),
     ])
     .optional(),
   user: z.string().max(256).optional(),
@@ -94,11 +95,7 @@ export const chatRequestSchema = z.object({
 /** Validates and checks what a schema cannot: a user message exists, tool results answer earlier calls. */
 export function parseChatRequest(json: unknown): ChatRequest {
   const r = chatRequestSchema.safeParse(json);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-    throw new AppError('bad_request', `${where}${issue.message}`, { issues: r.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })) });
-  }
+  if (!r.success) throw badRequestFromZod(r.error);
   const req = r.data as ChatRequest;
   if (!req.messages.some((m) => m.role === 'user')) throw new AppError('bad_request', 'messages must include at least one user message');
   const callIds = new Set<string>();

@@ -2,12 +2,11 @@
 // admit (auth, validate, reserve) → open upstream (retries before the first byte) → stream or answer →
 // meter → settle. Every admitted generation is settled exactly once, whatever happens (finally block).
 import type { Principal } from '@/server/auth/authenticate-bearer';
-import { toErrorBody } from '@/server/errors';
+import { errorReply } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
 import { enqueueSettlement } from '@/server/ledger/settlement-queue';
 import { EMPTY_USAGE } from '@/server/providers/types';
 import { admit, type Admission } from './admit';
-import { UpstreamHttpError } from './open-upstream';
 import { runNonStreaming } from './run-non-streaming';
 import { runStreaming } from './run-streaming';
 import { chargeFor, type GenerationOutcome } from './outcome';
@@ -20,8 +19,7 @@ export async function handleChat(t: ChatTransport, authenticated?: Principal): P
   try {
     a = await admit(t, authenticated);
   } catch (err) {
-    const { status, body, headers } = toErrorBody(err, requestId);
-    if (status >= 500 && !(err as { code?: string }).code) console.error(`[${requestId}] admission failed`, err);
+    const { status, body, headers } = errorReply(err, requestId, 'admission');
     t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
     return;
   }
@@ -32,9 +30,8 @@ export async function handleChat(t: ChatTransport, authenticated?: Principal): P
   } catch (err) {
     // Only reached before anything was sent: the client gets an HTTP error; nothing is charged.
     const aborted = t.signal.aborted;
-    const { status, body, headers } = toErrorBody(err, requestId);
+    const { status, body, headers } = errorReply(err, requestId, 'generation');
     if (!aborted) {
-      if (status >= 500 && !(err instanceof UpstreamHttpError) && !(err as { code?: string }).code) console.error(`[${requestId}] generation failed`, err);
       t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
     }
     outcome = {

@@ -1,9 +1,10 @@
 // The wrapper every /api/v1 route handler goes through: request id, authentication, zod parsing of the
 // body and query, and one error translation into the spec's body. Handlers stay thin: parse, call one
 // service, shape the output.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
-import { AppError, toErrorBody } from '@/server/errors';
+import { AppError, badRequestFromZod, errorReply } from '@/server/errors';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, safeString } from '@/server/validation/fields';
 import { requestIdFor } from './request-id';
 
 export interface ApiContext<P> {
@@ -12,6 +13,9 @@ export interface ApiContext<P> {
   params: P;
   principal: Principal;
 }
+
+/** Path segments are client input like any other: ids PostgreSQL can look up (no NUL), of a sane length. */
+const pathParams = z.record(z.string(), z.union([safeString().max(200), z.array(safeString())]));
 
 type Handler<P> = (ctx: ApiContext<P>) => Promise<unknown | Response>;
 
@@ -31,8 +35,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 export function errorResponse(err: unknown, requestId: string): Response {
-  const { status, body, headers } = toErrorBody(err, requestId);
-  if (status >= 500 && !(err as { code?: string })?.code) console.error(`[${requestId}]`, err);
+  const { status, body, headers } = errorReply(err, requestId);
   return json(body, status, { ...headers, 'x-request-id': requestId });
 }
 
@@ -43,7 +46,7 @@ export function apiRoute<P = Record<string, string>>(handler: Handler<P>, option
       const principal = options.public
         ? ((await authenticateBearer(request.headers.get('authorization')).catch(() => null)) as Principal)
         : await authenticateBearer(request.headers.get('authorization'));
-      const params = (await context?.params) ?? ({} as P);
+      const params = parseWith(pathParams, (await context?.params) ?? {}) as P;
       const out = await handler({ request, requestId, params, principal });
       if (out instanceof Response) {
         out.headers.set('x-request-id', requestId);
@@ -66,6 +69,8 @@ export async function parseBody<T extends z.ZodType>(request: Request, schema: T
   } catch {
     throw new AppError('bad_request', 'Malformed JSON in request body');
   }
+  // Recursive code further on (JSON.stringify, Prisma's JSON columns) overflows the stack on deep documents.
+  if (jsonDepthExceeds(raw)) throw new AppError('bad_request', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
   return parseWith(schema, raw);
 }
 
@@ -75,11 +80,6 @@ export function parseQuery<T extends z.ZodType>(request: Request, schema: T): z.
 
 export function parseWith<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
   const r = schema.safeParse(raw);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new AppError('bad_request', `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`, {
-      issues: r.error.issues.slice(0, 10).map((x) => ({ path: x.path.join('.'), message: x.message })),
-    });
-  }
+  if (!r.success) throw badRequestFromZod(r.error);
   return r.data;
 }

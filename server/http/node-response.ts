@@ -1,6 +1,6 @@
 // Responses on the node:http fast path, in the same shapes as the Next route handlers.
 import type { ServerResponse } from 'node:http';
-import { toErrorBody } from '@/server/errors';
+import { errorReply } from '@/server/errors';
 
 export function sendNodeJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
@@ -14,8 +14,7 @@ export function sendNodeJson(res: ServerResponse, status: number, body: unknown,
 }
 
 export function sendNodeError(res: ServerResponse, err: unknown, requestId: string): void {
-  const { status, body, headers } = toErrorBody(err, requestId);
-  if (status >= 500 && !(err as { code?: string })?.code) console.error(`[${requestId}]`, err);
+  const { status, body, headers } = errorReply(err, requestId);
   if (res.headersSent) {
     res.end();
     return;

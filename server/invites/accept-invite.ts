@@ -3,6 +3,7 @@
 // accepted or already a member → 409, no seat left → 409 naming the limit. The seat check and the
 // membership insert happen under the organization's row lock, so two acceptances cannot share the last seat.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
@@ -10,7 +11,7 @@ import { lockOrganizations } from '@/server/organizations/lock-organization';
 import { memberSelect, toMemberDto, type MemberDto } from '@/server/organizations/member-dto';
 import { organizationSeatLimit } from '@/server/organizations/seat-limit';
 
-export const acceptInviteInput = z.object({ token: z.string().trim().min(1, 'token is required').max(200) });
+export const acceptInviteInput = z.object({ token: safeString().trim().min(1, 'token is required').max(200) });
 export type AcceptInviteInput = z.input<typeof acceptInviteInput>;
 
 export interface AcceptedInviteDto {

@@ -2,12 +2,13 @@
 // Organization row with the same id, and the creator as its first OWNER — one transaction.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { organizationSelect, slugify, slugSchema, toOrganizationDto, type OrganizationDto } from './organization-dto';
 
 export const createOrganizationInput = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100),
+  name: safeString().trim().min(1, 'Name is required').max(100),
   slug: slugSchema.optional().describe('Unique URL name; derived from the name when omitted'),
 });
 export type CreateOrganizationInput = z.input<typeof createOrganizationInput>;

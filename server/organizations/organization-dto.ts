@@ -1,17 +1,17 @@
 // The organization record as the API shows it, and the inputs shared by create and update.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import type { Role } from './permissions';
 
-export const slugSchema = z
-  .string()
+export const slugSchema = safeString()
   .trim()
   .toLowerCase()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/, 'slug: 1–48 lowercase letters, digits and dashes, not starting or ending with a dash');
 
 /** Organization-wide defaults. Strict: an unknown setting is a 400, not silently stored. */
 export const organizationSettingsSchema = z.strictObject({
-  default_model: z.string().min(1).max(200).nullable().optional().describe('Model the first-party clients preselect'),
-  allowed_models: z.array(z.string().min(1).max(200)).max(200).optional().describe('Models members may use; empty = all'),
+  default_model: safeString().min(1).max(200).nullable().optional().describe('Model the first-party clients preselect'),
+  allowed_models: z.array(safeString().min(1).max(200)).max(200).optional().describe('Models members may use; empty = all'),
 });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 

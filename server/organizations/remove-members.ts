@@ -4,13 +4,14 @@
 // this organization are revoked, and if the organization was their active account they are switched
 // back to their personal account.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { lockOrganizations } from './lock-organization';
 import { roleAllows, type Role } from './permissions';
 
 export const removeMembersInput = z.object({
-  member_ids: z.array(z.string().min(1).max(100)).min(1, 'member_ids must name at least one member').max(100).describe("Members' user ids"),
+  member_ids: z.array(safeString().min(1).max(100)).min(1, 'member_ids must name at least one member').max(100).describe("Members' user ids"),
 });
 export type RemoveMembersInput = z.input<typeof removeMembersInput>;
 

@@ -1,5 +1,6 @@
 // PUT /api/v1/organizations/{id}: name, slug and settings (settings merge key by key; null clears one).
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { organizationSelect, organizationSettingsSchema, slugSchema, toOrganizationDto, type OrganizationDto } from './organization-dto';
@@ -7,7 +8,7 @@ import type { Role } from './permissions';
 
 export const updateOrganizationInput = z
   .strictObject({
-    name: z.string().trim().min(1, 'Name must not be empty').max(100).optional(),
+    name: safeString().trim().min(1, 'Name must not be empty').max(100).optional(),
     slug: slugSchema.optional(),
     settings: organizationSettingsSchema.optional(),
   })

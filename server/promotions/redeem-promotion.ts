@@ -6,6 +6,7 @@
 // Guessing codes is throttled: after GUESS_LIMIT unknown codes within an hour a user gets 429 until the
 // hour since their first miss has passed, for any code (so a hit cannot be told from a miss meanwhile).
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { updateCounter, type Counter } from '@/server/auth/throttle-store';
@@ -14,8 +15,8 @@ import { normalizePromotionCode } from './create-promotion';
 import { grantPromotionInTx, promotionGrantSelect, toPromotionGrantDto, type PromotionGrantDto } from './grant-promotion';
 
 export const redeemPromotionInput = z.object({
-  code: z.string().trim().min(1, 'code is required').max(64),
-  account_id: z.string().min(1).max(100).optional().describe('Account to credit: your personal account (default) or an organization where you have billing:manage'),
+  code: safeString().trim().min(1, 'code is required').max(64),
+  account_id: safeString().min(1).max(100).optional().describe('Account to credit: your personal account (default) or an organization where you have billing:manage'),
 });
 export type RedeemPromotionInput = z.input<typeof redeemPromotionInput>;
 

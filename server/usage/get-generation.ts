@@ -2,13 +2,14 @@
 // its account allowed to read everyone's usage (owner, admin, billing). Anyone else gets the same 404 as
 // for an id that does not exist, so generation ids of other tenants cannot be probed.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
 import { toGenerationDto, usageRecordSelect, type GenerationDto } from './usage-dto';
 
 export const generationQuery = z.object({
-  id: z.string().min(1, 'id is required').max(200).describe('The generation id (gen-…) returned as `id` by /chat/completions'),
+  id: safeString().min(1, 'id is required').max(200).describe('The generation id (gen-…) returned as `id` by /chat/completions'),
 });
 
 const notFound = (id: string) =>

@@ -6,22 +6,20 @@
 //   cache savings   = UsageRecord.cacheSavingsMicros: what cached tokens would have cost at the full price
 //   latency, ttft   = p50/p95 over successful generations (ttft: those that produced a first token)
 import { z } from 'zod';
+import { isoInstant, safeString } from '@/server/validation/fields';
 import { db, Prisma } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { microsToUsd } from '@/server/ledger/money';
 import type { UsageScope } from './usage-scope';
 import { usageSqlWhere } from './usage-where';
 
-const instant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()])
-  .transform((s) => new Date(s))
-  .describe('ISO 8601 time or date (UTC)');
+const instant = isoInstant();
 
 export const metricsQuery = z.object({
   from: instant.optional().describe('Start (inclusive); default: 24 hours (interval=hour) or 30 days (interval=day) before `to`'),
   to: instant.optional().describe('End (exclusive); default: now'),
   interval: z.enum(['hour', 'day']).default('day').describe('Bucket size of the time series'),
-  model: z.string().min(1).max(200).optional().describe('Only this model'),
+  model: safeString().min(1).max(200).optional().describe('Only this model'),
 });
 export type MetricsQuery = z.infer<typeof metricsQuery>;
 

@@ -2,34 +2,32 @@
 // OpenAPI) and the opaque pagination cursor. Rows are ordered newest first by (createdAt, id); the cursor
 // is the position of the last row returned, so pages stay stable while new usage is being written.
 import { z } from 'zod';
+import { isoInstant, isRepresentableInstant, safeString } from '@/server/validation/fields';
 import { AppError } from '@/server/errors';
 
-const instant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()])
-  .transform((s) => new Date(s))
-  .describe('ISO 8601 time (2026-11-21T10:00:00Z) or date (2026-11-21, midnight UTC)');
+const instant = isoInstant();
 
 export const USAGE_PAGE_MAX = 200;
 
 const baseUsageQuery = z.object({
   from: instant.optional().describe('Only usage at or after this time (inclusive)'),
   to: instant.optional().describe('Only usage before this time (exclusive)'),
-  model: z.string().min(1).max(200).optional().describe('A model id, e.g. openai/gpt-4o-mini'),
-  api_key_id: z.string().min(1).max(100).optional().describe('Only generations made with this API key'),
+  model: safeString().min(1).max(200).optional().describe('A model id, e.g. openai/gpt-4o-mini'),
+  api_key_id: safeString().min(1).max(100).optional().describe('Only generations made with this API key'),
   status: z.enum(['success', 'error', 'aborted']).optional(),
   limit: z.coerce.number().int().min(1).max(USAGE_PAGE_MAX).default(50).describe(`Page size, 1–${USAGE_PAGE_MAX} (default 50)`),
-  cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+  cursor: safeString().max(200).optional().describe('next_cursor of the previous page'),
   group_by: z.enum(['day', 'model']).optional().describe('Aggregate instead of listing: one row per UTC day or per model (not paginated)'),
 });
 
 /** GET /users/{id}/usages: the caller's own generations on any account. */
 export const userUsageQuery = baseUsageQuery.extend({
-  account_id: z.string().min(1).max(100).optional().describe('Only usage billed to this account (personal or an organization)'),
+  account_id: safeString().min(1).max(100).optional().describe('Only usage billed to this account (personal or an organization)'),
 });
 
 /** GET /organizations/{id}/usages. */
 export const organizationUsageQuery = baseUsageQuery.extend({
-  user_id: z.string().min(1).max(100).optional().describe('Only this member’s usage (needs usage:read-all unless it is you)'),
+  user_id: safeString().min(1).max(100).optional().describe('Only this member’s usage (needs usage:read-all unless it is you)'),
 });
 
 /** GET /organizations/{id}/members/{memberId}/usages. */
@@ -47,9 +45,11 @@ export function encodeCursor(c: Cursor): string {
 }
 
 export function decodeCursor(s: string): Cursor {
-  const m = /^(\d{1,15}):(.{1,150})$/.exec(Buffer.from(s, 'base64url').toString('utf8'));
-  if (!m) throw new AppError('bad_request', 'cursor: not a cursor returned by this endpoint');
-  return { createdAt: new Date(Number(m[1])), id: m[2] };
+  // Decoded text is client input too: an id PostgreSQL can hold, a time Prisma can write.
+  const m = /^(\d{1,15}):([^\u0000]{1,150})$/.exec(Buffer.from(s, 'base64url').toString('utf8'));
+  const createdAt = m ? new Date(Number(m[1])) : null;
+  if (!m || !createdAt || !isRepresentableInstant(createdAt)) throw new AppError('bad_request', 'cursor: not a cursor returned by this endpoint');
+  return { createdAt, id: m[2] };
 }
 
 export function assertRange(from: Date | undefined, to: Date | undefined): void {

@@ -1,12 +1,13 @@
 // POST /api/v1/users/me/accept-terms and the terms page: records which version was accepted, when, and
 // from where (TermsAcceptance keeps every acceptance; the user row keeps the latest).
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { profileSelect, toProfileDto, type ProfileDto } from './get-user-profile';
 import { CURRENT_TERMS_VERSION } from './terms';
 
-export const acceptTermsInput = z.object({ version: z.string().trim().min(1, 'version is required').max(50) });
+export const acceptTermsInput = z.object({ version: safeString().trim().min(1, 'version is required').max(50) });
 export type AcceptTermsInput = z.input<typeof acceptTermsInput>;
 
 export async function acceptTerms(p: { userId: string; input: AcceptTermsInput; ip?: string; userAgent?: string }): Promise<ProfileDto> {

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { hashPassword, PASSWORD_MIN_LENGTH } from '@/server/auth/password';
 import { AppError } from '@/server/errors';
 
-export const emailSchema = z.string().trim().toLowerCase().email('Enter a valid email address').max(254);
-export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`).max(200);
+export const emailSchema = safeString().trim().toLowerCase().email('Enter a valid email address').max(254);
+export const passwordSchema = safeString().min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`).max(200);
 
 export const createUserInput = z.object({
   email: emailSchema,
   password: passwordSchema.optional(),
-  name: z.string().trim().max(100).optional(),
+  name: safeString().trim().max(100).optional(),
   emailVerified: z.boolean().optional(),
 });
 export type CreateUserInput = z.input<typeof createUserInput>;

@@ -1,11 +1,12 @@
 // PUT /api/v1/users/active-account: which account the user works in — their personal account or an
 // organization they belong to. Account auth tokens bill to it, and the console opens on it.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { profileSelect, toProfileDto, type ProfileDto } from './get-user-profile';
 
-export const setActiveAccountInput = z.object({ account_id: z.string().trim().min(1, 'account_id is required').max(100) });
+export const setActiveAccountInput = z.object({ account_id: safeString().trim().min(1, 'account_id is required').max(100) });
 export type SetActiveAccountInput = z.input<typeof setActiveAccountInput>;
 
 export async function setActiveAccount(p: { userId: string; input: SetActiveAccountInput }): Promise<ProfileDto> {

@@ -1,12 +1,13 @@
 // PATCH /api/v1/users/me: the profile fields a user may change themselves. Everything else (email and its
 // verification, roles, balances) is refused by the strict schema with a 400 naming the field.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { profileSelect, toProfileDto, type ProfileDto } from './get-user-profile';
 
 export const updateUserProfileInput = z
   .strictObject({
-    name: z.string().trim().min(1, 'Name must not be empty').max(100).optional(),
+    name: safeString().trim().min(1, 'Name must not be empty').max(100).optional(),
     image: z.url({ protocol: /^https?$/, message: 'image must be an http(s) URL' }).max(2000).nullable().optional(),
   })
   .refine((v) => v.name !== undefined || v.image !== undefined, 'Nothing to update: send name and/or image');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { createApiKey, createApiKeyInput } from '@/server/api-keys/create-api-key';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { listAccountApiKeys } from '@/server/api-keys/list-api-keys';
@@ -11,7 +12,7 @@ export const apiKeysRouter = router({
   create: protectedProcedure
     .input(createApiKeyInput)
     .mutation(({ ctx, input }) => createApiKey({ userId: ctx.principal.userId, input: { ...input, account_id: input.account_id ?? ctx.principal.accountId } })),
-  delete: protectedProcedure.input(z.object({ id: z.string().min(1) })).mutation(async ({ ctx, input }) => {
+  delete: protectedProcedure.input(z.object({ id: safeString().min(1) })).mutation(async ({ ctx, input }) => {
     await deleteApiKey({ userId: ctx.principal.userId, keyId: input.id });
     return { deleted: true };
   }),

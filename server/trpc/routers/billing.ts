@@ -2,6 +2,7 @@
 // /organizations/{id}/…: reading needs billing:read, spending billing:manage (a personal account's owner
 // has both). Checkout and card setup return the provider's hosted page (Stripe's, or the sandbox's).
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { getAutoTopUp, updateAutoTopUp } from '@/server/billing/auto-top-up-settings';
 import { autoTopUpInput, checkoutInput, listPaymentsQuery, purchaseInput } from '@/server/billing/billing-inputs';
 import { createCreditCheckout } from '@/server/billing/create-credit-checkout';
@@ -44,6 +45,6 @@ export const billingRouter = router({
     .input(listPaymentsQuery.partial())
     .query(({ ctx, input }) => listPayments({ accountId: ctx.access.accountId, query: input })),
   payment: accountProcedure('billing:read')
-    .input(z.object({ id: z.string().min(1).max(100) }))
+    .input(z.object({ id: safeString().min(1).max(100) }))
     .query(({ ctx, input }) => getPayment({ accountId: ctx.access.accountId, paymentId: input.id })),
 });

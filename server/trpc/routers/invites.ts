@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { createInvites, createInvitesInput } from '@/server/invites/create-invites';
 import { countPendingInvites, listPendingInvites } from '@/server/invites/list-invites';
 import { revokeInvite } from '@/server/invites/revoke-invite';
@@ -14,6 +15,6 @@ export const invitesRouter = router({
       createInvites({ organizationId: ctx.access.accountId, actor: { userId: ctx.principal.userId, role: ctx.access.role }, input, origin: originOf(ctx) }),
     ),
   revoke: accountProcedure('invites:manage', { organizationOnly: true })
-    .input(z.object({ id: z.string().min(1).max(100) }))
+    .input(z.object({ id: safeString().min(1).max(100) }))
     .mutation(({ ctx, input }) => revokeInvite({ organizationId: ctx.access.accountId, inviteId: input.id })),
 });

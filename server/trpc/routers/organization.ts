@@ -1,6 +1,7 @@
 // The active organization: settings, deletion, members and roles. Authorization mirrors
 // /api/v1/organizations/{id}/… permission for permission.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { changeMemberRole, changeMemberRoleInput } from '@/server/organizations/change-member-role';
 import { deleteOrganization } from '@/server/organizations/delete-organization';
 import { getOrganization } from '@/server/organizations/get-organization';
@@ -25,7 +26,7 @@ export const organizationRouter = router({
   /** Every role with its permissions and whether the caller may assign it. */
   roles: organizationProcedure('members:read').query(({ ctx }) => listAvailableRoles({ callerRole: ctx.access.role })),
   changeRole: organizationProcedure('members:manage')
-    .input(changeMemberRoleInput.extend({ member_id: z.string().min(1).max(100) }))
+    .input(changeMemberRoleInput.extend({ member_id: safeString().min(1).max(100) }))
     .mutation(({ ctx, input }) =>
       changeMemberRole({ organizationId: ctx.access.accountId, actor: { userId: ctx.principal.userId, role: ctx.access.role }, memberId: input.member_id, input: { role: input.role } }),
     ),

@@ -1,6 +1,7 @@
 // Plans of the active organization: the catalog, the current plan with its seats, subscribing (charged to
 // the saved card), changing seats, cancelling at the period's end, and the history of changes.
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { listQuery, seatsInput, subscribeInput } from '@/server/billing/billing-inputs';
 import { cancelPlan } from '@/server/billing/cancel-plan';
 import { getCurrentPlan, getPlanHistory, listPlans } from '@/server/billing/get-plans';
@@ -20,7 +21,7 @@ export const plansRouter = router({
     .input(seatsInput)
     .mutation(({ ctx, input }) => updateSeats({ organizationId: ctx.access.accountId, actorUserId: ctx.principal.userId, seats: input.seats })),
   cancel: accountProcedure('plan:manage', { organizationOnly: true })
-    .input(z.object({ plan_id: z.string().min(1).max(64) }))
+    .input(z.object({ plan_id: safeString().min(1).max(64) }))
     .mutation(({ ctx, input }) => cancelPlan({ organizationId: ctx.access.accountId, actorUserId: ctx.principal.userId, planId: input.plan_id })),
   history: accountProcedure('billing:read', { organizationOnly: true })
     .input(listQuery.partial())

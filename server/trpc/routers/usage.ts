@@ -1,6 +1,7 @@
 // Usage of the active account: the same queries and scopes as GET /organizations/{id}/usages and
 // …/metrics (a personal account is its owner's, so they see all of it).
 import { z } from 'zod';
+import { safeString } from '@/server/validation/fields';
 import { memberUsageSummaryInput, summarizeMemberUsage } from '@/server/console/summarize-member-usage';
 import { getUsageMetrics, metricsQuery } from '@/server/usage/get-usage-metrics';
 import { queryUsage, type UsageGroups, type UsagePage } from '@/server/usage/query-usage';
@@ -22,7 +23,7 @@ export const usageRouter = router({
     .query(async ({ ctx, input }) => (await queryUsage({ scope: organizationUsageScope(ctx.access, ctx.principal.userId, input.user_id), query: { ...input, limit: 1 } })) as UsageGroups),
   /** Totals, a gap-free series and a per-model breakdown (spend, tokens, cache, latency). */
   metrics: accountProcedure('usage:read-own')
-    .input(metricsQuery.extend({ user_id: z.string().min(1).max(100).optional() }))
+    .input(metricsQuery.extend({ user_id: safeString().min(1).max(100).optional() }))
     .query(({ ctx, input }) => getUsageMetrics({ scope: organizationUsageScope(ctx.access, ctx.principal.userId, input.user_id), query: input })),
   /** Spend per member over a period (organizations; usage:read-all). */
   byMember: accountProcedure('usage:read-all', { organizationOnly: true })
