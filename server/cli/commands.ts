@@ -11,6 +11,7 @@ import { formatUsd, usdToMicros } from '@/server/ledger/money';
 import { createPromotion, normalizePromotionCode } from '@/server/promotions/create-promotion';
 import { grantPromotion } from '@/server/promotions/grant-promotion';
 import { seed } from '@/server/seed';
+import { getUnbilledUsage } from '@/server/usage/get-unbilled-usage';
 import { createUser, findUserByEmailOrThrow } from '@/server/users/create-user';
 import { randomUUID } from 'node:crypto';
 
@@ -148,6 +149,21 @@ export const COMMANDS: Command[] = [
       return {
         data: { grant, created },
         text: created ? `Granted ${formatUsd(BigInt(grant.amount_micros))} of promotional credit (grant ${grant.id})` : `Account ${accountId} already had this promotion (grant ${grant.id}); nothing changed`,
+      };
+    },
+  },
+  {
+    name: 'usage:unbilled',
+    summary: "What upstreams billed beyond the customers' charges (the operator's loss), per model",
+    usage: 'usage:unbilled [--days N]',
+    options: { days: { type: 'string', description: 'look back this many days (default 30)' } },
+    async run(args) {
+      const a = parse(z.object({ days: z.coerce.number({ error: '--days must be a number' }).int().min(1).max(3650).default(30) }), args);
+      const r = await getUnbilledUsage({ since: new Date(Date.now() - a.days * 86_400_000) });
+      const lines = r.by_model.map((m) => `  ${m.model} (${m.provider}): ${formatUsd(BigInt(m.unbilled_micros))} over ${m.generations} generation(s)`);
+      return {
+        data: { ...r },
+        text: [`Unbilled in the last ${a.days} day(s): ${formatUsd(BigInt(r.total_micros))} over ${r.generations} generation(s)`, ...lines].join('\n'),
       };
     },
   },

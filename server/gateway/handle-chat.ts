@@ -48,7 +48,7 @@ export async function handleChat(t: ChatTransport, authenticated?: Principal): P
 }
 
 function settle(a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
-  const { costMicros, cacheSavingsMicros } = chargeFor(a.model, o);
+  const { costMicros, cacheSavingsMicros, unbilledMicros } = chargeFor(a.model, o, a.reservedMicros);
   void enqueueSettlement({
     generationId: a.generationId,
     accountId: a.principal.accountId,
@@ -67,6 +67,7 @@ function settle(a: Admission, o: GenerationOutcome, requestId: string, started: 
       cacheWriteTokens: o.usage.cacheWriteTokens,
       reasoningTokens: o.usage.reasoningTokens,
       cacheSavingsMicros,
+      unbilledMicros,
       latencyMs: Math.round(performance.now() - started),
       ttftMs: o.ttftMs ?? null,
       finishReason: o.finishReason,

@@ -4,7 +4,13 @@ import { computeCost, type Cost } from './cost';
 
 /** What a generation produced, for the client's final usage and for settlement. */
 export interface GenerationOutcome {
+  /** The usage billed (what the client is told). */
   usage: NormalizedUsage;
+  /**
+   * What the upstream reported when it is more than `usage` (it ignored the output limit and the answer was
+   * cut to it): the operator pays the difference (see chargeFor).
+   */
+  upstreamUsage?: NormalizedUsage;
   /** Whether anything was generated: an empty completion costs nothing. */
   produced: boolean;
   finishReason: string | null;
@@ -15,9 +21,25 @@ export interface GenerationOutcome {
   streamed: boolean;
 }
 
-/** The charge, computed once: the same figure goes to the client as usage.cost and to the ledger. */
-export function chargeFor(model: CatalogModel, outcome: Pick<GenerationOutcome, 'usage' | 'produced'>): Cost {
-  return outcome.produced ? computeCost(outcome.usage, model) : { costMicros: 0n, cacheSavingsMicros: 0n };
+export interface Charge extends Cost {
+  /** The operator's loss: what the upstream's usage costs at list price beyond the charge. */
+  unbilledMicros: bigint;
+}
+
+const NOTHING: Charge = { costMicros: 0n, cacheSavingsMicros: 0n, unbilledMicros: 0n };
+
+/**
+ * The charge, computed once: the same figure goes to the client as usage.cost and to the ledger. It never
+ * exceeds the reservation (the most the request may cost the customer, held before the provider was
+ * called), so a charge cannot take the account below its floor; what the upstream's usage costs beyond
+ * that (more prompt tokens than estimated, output past the limit) is recorded as unbilled.
+ */
+export function chargeFor(model: CatalogModel, outcome: Pick<GenerationOutcome, 'usage' | 'upstreamUsage' | 'produced'>, reservedMicros: bigint): Charge {
+  if (!outcome.produced) return NOTHING;
+  const billed = computeCost(outcome.usage, model);
+  const costMicros = billed.costMicros > reservedMicros ? reservedMicros : billed.costMicros;
+  const upstreamMicros = outcome.upstreamUsage ? computeCost(outcome.upstreamUsage, model).costMicros : billed.costMicros;
+  return { costMicros, cacheSavingsMicros: billed.cacheSavingsMicros, unbilledMicros: upstreamMicros > costMicros ? upstreamMicros - costMicros : 0n };
 }
 
 export function estimateTokensFromChars(chars: number): number {

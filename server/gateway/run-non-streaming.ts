@@ -2,7 +2,9 @@ import { AppError } from '@/server/errors';
 import type { ConvertedResponse } from '@/server/providers/types';
 import type { Admission } from './admit';
 import { completionBody, usageOut } from './chat-chunks';
+import { maxOutputTokens } from './cost';
 import { chargeFor, type GenerationOutcome } from './outcome';
+import { capCompleteAnswer } from './output-limit';
 import { openUpstream } from './open-upstream';
 import type { ChatTransport } from './transport';
 
@@ -21,25 +23,29 @@ export async function runNonStreaming(t: ChatTransport, a: Admission, requestId:
     }
   }
   const converted: ConvertedResponse = adapter.convertResponse(body, a.ctx);
-  const message = { ...converted.message };
+  // An upstream that ignored max_tokens: the answer is cut to the limit the reservation was computed for.
+  const limited = capCompleteAnswer(converted.message, converted.usage, maxOutputTokens(a.req, a.model));
+  const finishReason = limited.capped ? 'length' : converted.finishReason;
+  const message = { ...limited.message };
   if (a.req.reasoning?.exclude) {
     delete message.reasoning;
     delete message.reasoning_details;
   }
   const produced = !!(message.content || message.tool_calls?.length || message.reasoning || message.reasoning_details?.length);
   const outcome: GenerationOutcome = {
-    usage: converted.usage,
+    usage: limited.usage,
+    upstreamUsage: limited.capped ? converted.usage : undefined,
     produced,
-    finishReason: converted.finishReason,
+    finishReason,
     status: converted.error ? 'ERROR' : 'SUCCESS',
     error: converted.error,
     upstreamId: converted.upstreamId,
     streamed: false,
   };
-  const { costMicros } = chargeFor(a.model, outcome);
+  const { costMicros } = chargeFor(a.model, outcome, a.reservedMicros);
   t.sendJson(
     200,
-    completionBody({ id: a.generationId, model: a.model.id, provider: a.model.provider, message, finishReason: converted.finishReason, usage: usageOut(converted.usage, costMicros), error: converted.error }),
+    completionBody({ id: a.generationId, model: a.model.id, provider: a.model.provider, message, finishReason, usage: usageOut(limited.usage, costMicros), error: converted.error }),
     { 'x-request-id': requestId },
   );
   return outcome;

@@ -6,7 +6,9 @@ import { createSseParser } from '@/server/providers/sse';
 import type { MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '@/server/providers/types';
 import type { Admission } from './admit';
 import { ChunkWriter, DONE, KEEPALIVE, usageOut } from './chat-chunks';
+import { maxOutputTokens } from './cost';
 import { chargeFor, estimateTokensFromChars, type GenerationOutcome } from './outcome';
+import { OutputMeter } from './output-limit';
 import { openUpstream, UpstreamHttpError } from './open-upstream';
 import type { ChatTransport } from './transport';
 
@@ -54,10 +56,15 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
   let outputChars = 0;
   let ttftMs: number | undefined;
   let failure: MidStreamError | null = earlyError;
+  // Output past the limit the reservation was computed for is not read (output-limit.ts).
+  const meter = new OutputMeter(maxOutputTokens(a.req, a.model));
   /** Converts and writes one event; a promise only when the client is not keeping up (backpressure). */
   const emit = (ev: SseEvent): Promise<void> | undefined => {
     let pending: Promise<void>[] | undefined;
     for (const d of converter.push(ev)) {
+      // Counted before hidden reasoning is stripped: it is output the upstream bills all the same.
+      const generated = deltaChars(d);
+      if ((generated > 0 || d.tool_calls) && !meter.add(generated, converter.usage?.completionTokens)) break;
       if (exclude) stripReasoning(d);
       const n = deltaChars(d);
       if (n === 0 && !d.tool_calls && !d.reasoning_details) continue;
@@ -77,15 +84,17 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
         for (const ev of parser.push(chunk)) {
           const p = emit(ev);
           if (p) await p;
+          if (meter.exceeded) break;
         }
-        if (t.signal.aborted) break;
+        // Leaving the loop destroys the upstream body: the provider sees the connection close.
+        if (t.signal.aborted || meter.exceeded) break;
       }
-      if (!t.signal.aborted) for (const ev of parser.end()) emit(ev);
+      if (!t.signal.aborted && !meter.exceeded) for (const ev of parser.end()) emit(ev);
     } else if (events) {
       for await (const ev of events) {
         const p = emit(ev);
         if (p) await p;
-        if (t.signal.aborted) break;
+        if (t.signal.aborted || meter.exceeded) break;
       }
     }
   } catch (err) {
@@ -96,14 +105,23 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
 
   const aborted = t.signal.aborted;
   failure ??= converter.error;
-  if (!failure && !aborted && !converter.done && !converter.finishReason) {
+  const cut = meter.exceeded && !failure;
+  if (!failure && !aborted && !cut && !converter.done && !converter.finishReason) {
     failure = { code: 'server_error', message: `The provider (${a.model.provider}) closed the stream before finishing` };
   }
-  const usage = completeUsage(converter.usage, a, outputChars);
+  let usage = completeUsage(converter.usage, a, outputChars);
+  let upstreamUsage: NormalizedUsage | undefined;
+  if (cut) {
+    // Finished as an upstream honouring the limit would have: `length`, the limit's worth of output billed.
+    if (usage.completionTokens > meter.limit) upstreamUsage = usage;
+    usage = { ...usage, completionTokens: meter.limit, reasoningTokens: Math.min(usage.reasoningTokens, meter.limit) };
+  }
+  const finishReason = cut ? 'length' : converter.finishReason ?? 'stop';
   const outcome: GenerationOutcome = {
     usage,
+    upstreamUsage,
     produced: outputChars > 0,
-    finishReason: failure ? 'error' : converter.finishReason ?? 'stop',
+    finishReason: failure ? 'error' : finishReason,
     status: aborted ? 'ABORTED' : failure ? 'ERROR' : 'SUCCESS',
     error: failure ?? undefined,
     ttftMs,
@@ -111,8 +129,8 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
     streamed: true,
   };
   if (!aborted) {
-    const u = usageOut(usage, chargeFor(a.model, outcome).costMicros);
-    await write(failure ? w.error(failure, u, { provider: a.model.provider, request_id: requestId }) : w.finish(converter.finishReason ?? 'stop', u));
+    const u = usageOut(usage, chargeFor(a.model, outcome, a.reservedMicros).costMicros);
+    await write(failure ? w.error(failure, u, { provider: a.model.provider, request_id: requestId }) : w.finish(finishReason, u));
     await write(DONE);
     t.end();
   }

@@ -21,6 +21,8 @@ export interface UsageFields {
   cacheWriteTokens: number;
   reasoningTokens: number;
   cacheSavingsMicros?: bigint;
+  /** The operator's loss on this generation (see gateway/outcome.ts chargeFor). */
+  unbilledMicros?: bigint;
   latencyMs: number;
   ttftMs?: number | null;
   finishReason?: string | null;
@@ -151,6 +153,7 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     reasoningTokens: u.reasoningTokens,
     costMicros: cost,
     cacheSavingsMicros: u.cacheSavingsMicros ?? 0n,
+    unbilledMicros: u.unbilledMicros ?? 0n,
     latencyMs: u.latencyMs,
     ttftMs: u.ttftMs ?? null,
     finishReason: u.finishReason ?? null,

@@ -22,6 +22,7 @@ export const usageRecordSelect = {
   reasoningTokens: true,
   costMicros: true,
   cacheSavingsMicros: true,
+  unbilledMicros: true,
   latencyMs: true,
   ttftMs: true,
   errorCode: true,
@@ -52,6 +53,8 @@ export interface UsageRecordRow {
   reasoningTokens: number;
   costMicros: bigint;
   cacheSavingsMicros: bigint;
+  /** The operator's loss (upstream usage beyond the charge, which never exceeds the reservation). */
+  unbilledMicros: bigint;
   latencyMs: number;
   ttftMs: number | null;
   errorCode: string | null;
@@ -83,6 +86,7 @@ export function toUsageRecordDto(r: UsageRecordRow) {
     cost: microsToUsd(r.costMicros),
     cost_micros: r.costMicros.toString(),
     cache_savings: microsToUsd(r.cacheSavingsMicros),
+    unbilled_cost: microsToUsd(r.unbilledMicros),
     latency_ms: r.latencyMs,
     ttft_ms: r.ttftMs,
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
@@ -120,6 +124,8 @@ export function toGenerationDto(r: UsageRecordRow) {
     total_cost: microsToUsd(r.costMicros),
     total_cost_micros: r.costMicros.toString(),
     cache_discount: microsToUsd(r.cacheSavingsMicros),
+    unbilled_cost: microsToUsd(r.unbilledMicros),
+    unbilled_cost_micros: r.unbilledMicros.toString(),
     latency: r.latencyMs,
     ttft: r.ttftMs,
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,

@@ -159,6 +159,12 @@ defineEndpoint({
       total_cost: z.number().describe('USD'),
       total_cost_micros: z.string(),
       cache_discount: z.number().describe('USD saved by prompt caching'),
+      unbilled_cost: z
+        .number()
+        .describe(
+          "USD the upstream's reported usage costs beyond total_cost, absorbed by the operator: a charge never exceeds the request's reservation (prompt estimate + max output tokens), e.g. when the provider ignored max_tokens",
+        ),
+      unbilled_cost_micros: z.string(),
       latency: z.number().int().describe('ms from request to the end of the response'),
       ttft: z.number().int().nullable().describe('ms to the first token'),
       error,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "UsageRecord" ADD COLUMN     "unbilledMicros" BIGINT NOT NULL DEFAULT 0;
