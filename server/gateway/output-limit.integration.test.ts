@@ -9,7 +9,7 @@ import { resolveModelOrThrow } from '@/server/catalog/resolve-model';
 import { db } from '@/server/db';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { usdToMicros } from '@/server/ledger/money';
-import { flushSettlements } from '@/server/usage/flush';
+import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { overrunCompletion, overrunStream } from '@/test/fake-upstream-overrun';
