@@ -10,20 +10,14 @@ import { ButtonLink, buttonClasses } from '@/components/ui/button';
 import { CodeBlock } from '@/components/ui/code-block';
 import { CodeTabs } from '@/components/ui/code-tabs';
 import { HighlightedCode } from '@/components/ui/highlighted-code';
-import { env } from '@/server/env';
+import { publicOrigin } from '@/server/http/public-origin';
 
 /**
- * The origin to print in snippets: PUBLIC_URL when configured, otherwise the host this request came in on
- * (behind a proxy, its X-Forwarded-* headers), so a self-hosted copy shows its own address. Reading the
- * headers makes the page render per request, which is the price of snippets that paste as they are.
+ * The origin to print in snippets, by the same rule as every link the server builds (PUBLIC_URL, or forwarded
+ * headers behind TRUST_PROXY, else the listening address). Reading the headers makes the page render per request.
  */
-async function publicOrigin(): Promise<string> {
-  const configured = env().PUBLIC_URL;
-  if (configured) return configured.replace(/\/+$/, '');
-  const h = await headers();
-  const host = h.get('x-forwarded-host')?.split(',')[0]?.trim() || h.get('host') || 'localhost:3000';
-  const proto = h.get('x-forwarded-proto')?.split(',')[0]?.trim() || 'http';
-  return `${proto}://${host}`;
+async function snippetOrigin(): Promise<string> {
+  return publicOrigin(await headers());
 }
 
 const steps = [
@@ -33,7 +27,7 @@ const steps = [
 ];
 
 export default async function LandingPage() {
-  const apiBase = `${await publicOrigin()}/api/v1`;
+  const apiBase = `${await snippetOrigin()}/api/v1`;
 
   return (
     <>

@@ -26,8 +26,10 @@ export const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int('PORT must be an integer').min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
-    /** Public origin used in links we hand out (invites, checkout redirects, device flow). */
+    /** Public origin used in links we hand out (invites, checkout redirects, device flow, e-mails). */
     PUBLIC_URL: url('PUBLIC_URL').optional(),
+    /** A proxy in front sets X-Forwarded-Host/-Proto: trust them for links and https (server/http/public-origin.ts). */
+    TRUST_PROXY: bool,
     DATABASE_URL: z
       .string()
       .optional()

@@ -5,6 +5,7 @@ import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { grantCredits } from '@/server/ledger/balance';
 import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { db } from '@/server/db';
+import { resetEnvCache } from '@/server/env';
 import { jsonClient, testUser, uniqueEmail } from '@/test/accounts';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
@@ -14,9 +15,15 @@ describeEachDatabase('REST /api/v1/auth', () => {
   const call = jsonClient(() => api.origin);
   beforeAll(async () => {
     api = await startApiServer();
+    process.env.PUBLIC_URL = api.origin; // links name this server (server/http/public-origin.ts)
+    resetEnvCache();
     await seedCatalog();
   });
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    delete process.env.PUBLIC_URL;
+    resetEnvCache();
+    await api?.close();
+  });
 
   /** Pretends the client waited its interval since the last poll. */
   const waitedInterval = async (deviceCode: string) => {

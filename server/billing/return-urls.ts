@@ -1,14 +1,8 @@
 // Where a checkout sends the buyer back to. Both outcomes land on our own page (app/(billing)/billing/return),
 // which completes the purchase from the redirect if the webhook has not arrived yet.
-import { env } from '@/server/env';
 
 /** Stripe replaces this placeholder in success_url with the session id; the sandbox does the same. */
 export const SESSION_ID_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
-
-/** PUBLIC_URL when configured, else the origin the request came in on. */
-export function billingOrigin(requestUrl: string): string {
-  return (env().PUBLIC_URL ?? new URL(requestUrl).origin).replace(/\/+$/, '');
-}
 
 export function checkoutReturnUrls(origin: string, paymentId: string) {
   return {

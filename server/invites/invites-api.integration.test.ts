@@ -15,12 +15,14 @@ describeEachDatabase('REST invites', () => {
   beforeAll(async () => {
     smtp = await startFakeSmtp();
     process.env.SMTP_URL = `${smtp.url}?from=${encodeURIComponent('Switchboard <team@switchboard.test>')}`;
-    resetEnvCache();
     api = await startApiServer();
+    process.env.PUBLIC_URL = api.origin; // links name this server (server/http/public-origin.ts)
+    resetEnvCache();
     await seedPlans();
   });
   afterAll(async () => {
     delete process.env.SMTP_URL;
+    delete process.env.PUBLIC_URL;
     resetEnvCache();
     await api?.close();
     await smtp?.close();

@@ -5,7 +5,6 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { auth } from '@/server/auth/next-auth';
 import { sessionPrincipal } from '@/server/console/session-principal';
-import { env } from '@/server/env';
 import { AppError, ERROR_STATUS, isAppError, toErrorBody } from '@/server/errors';
 import { publicOrigin } from '@/server/http/public-origin';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
@@ -14,12 +13,12 @@ import type { Permission } from '@/server/organizations/permissions';
 export interface TrpcContext {
   /** The signed-in user as a principal acting on their active account; null when signed out. */
   principal: Principal | null;
-  /** Origin for links the server hands out (checkout returns, invite links); PUBLIC_URL when set. */
+  /** Origin for links the server hands out (checkout returns, invite links): server/http/public-origin.ts. */
   origin?: string;
 }
 
 export async function createTrpcContext(opts?: { req?: Request }): Promise<TrpcContext> {
-  const origin = opts?.req ? publicOrigin(opts.req.headers, opts.req.url) : undefined;
+  const origin = opts?.req ? publicOrigin(opts.req.headers) : undefined;
   const session = await auth();
   const userId = session?.user?.id;
   if (!userId) return { principal: null, origin };
@@ -71,7 +70,7 @@ export const createCallerFactory = t.createCallerFactory;
 
 /** Where links go when the context has no request (createCaller in tests, scripts). */
 export function originOf(ctx: TrpcContext): string {
-  return (ctx.origin ?? env().PUBLIC_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  return ctx.origin ?? publicOrigin(new Headers());
 }
 
 /**

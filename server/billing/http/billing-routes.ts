@@ -6,6 +6,7 @@
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { apiRoute, parseBody, parseQuery } from '@/server/http/api-route';
 import { authorizeOrganization, authorizeUser } from '@/server/http/authorize';
+import { publicOrigin } from '@/server/http/public-origin';
 import type { Permission } from '@/server/organizations/permissions';
 import { getAutoTopUp, updateAutoTopUp } from '../auto-top-up-settings';
 import { autoTopUpInput, checkoutInput, listPaymentsQuery, purchaseInput } from '../billing-inputs';
@@ -14,7 +15,6 @@ import { getPayment, getPaymentStatus, getProviderPaymentDetails } from '../get-
 import { listPayments } from '../list-payments';
 import { createSetupSession, getDefaultPaymentMethod } from '../payment-methods';
 import { purchaseCredits } from '../purchase-credits';
-import { billingOrigin } from '../return-urls';
 
 export type BillingScope = 'users' | 'organizations';
 type Params = { id?: string; paymentId?: string };
@@ -71,7 +71,7 @@ export function checkoutRoute(scope: BillingScope) {
     async ({ request, principal, params }) => {
       const a = await billingAccount(principal, scope, params.id ?? 'me', 'billing:manage');
       const input = await parseBody(request, checkoutInput);
-      return createCreditCheckout({ accountId: a.accountId, userId: a.userId, input, origin: billingOrigin(request.url) });
+      return createCreditCheckout({ accountId: a.accountId, userId: a.userId, input, origin: publicOrigin(request.headers) });
     },
     { status: 201 },
   );
@@ -112,7 +112,7 @@ export function setupSessionRoute(scope: BillingScope) {
   return apiRoute<Params>(
     async ({ request, principal, params }) => {
       const a = await billingAccount(principal, scope, params.id!, 'billing:manage');
-      return createSetupSession({ accountId: a.accountId, origin: billingOrigin(request.url) });
+      return createSetupSession({ accountId: a.accountId, origin: publicOrigin(request.headers) });
     },
     { status: 201 },
   );

@@ -17,7 +17,7 @@ function errorResponse(err: AppError): Response {
 
 export async function POST(request: Request): Promise<Response> {
   const origin = request.headers.get('origin');
-  if (origin && origin !== publicOrigin(request.headers, request.url) && origin !== new URL(request.url).origin) {
+  if (origin && origin !== publicOrigin(request.headers) && origin !== new URL(request.url).origin) {
     return errorResponse(new AppError('forbidden', 'Cross-site requests are not allowed'));
   }
   const session = await auth();

@@ -1,6 +1,6 @@
 // The sandbox checkout form's target: applies the buyer's choice, then sends the browser on (303) to the
 // return page, or back to the form with an error code.
-import { billingOrigin } from '@/server/billing/return-urls';
+import { publicOrigin } from '@/server/http/public-origin';
 import { submitSandboxCheckout } from '@/server/billing/sandbox/sandbox-checkout';
 import { errorResponse } from '@/server/http/api-route';
 import { requestIdFor } from '@/server/http/request-id';
@@ -12,7 +12,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   try {
     const form = await request.formData();
     const field = (name: string) => String(form.get(name) ?? '');
-    const origin = billingOrigin(request.url);
+    const origin = publicOrigin(request.headers);
     const result = await submitSandboxCheckout({ sessionId: id, action: field('action') === 'cancel' ? 'cancel' : 'pay', cardNumber: field('card_number'), expiry: field('expiry'), cvc: field('cvc'), origin });
     const location = 'redirect' in result ? result.redirect : `${origin}/sandbox/checkout/${encodeURIComponent(id)}?error=${result.error}`;
     return new Response(null, { status: 303, headers: { location } });

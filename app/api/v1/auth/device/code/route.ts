@@ -10,7 +10,7 @@ export const POST = apiRoute(
   async ({ request }) => {
     const input = await parseBody(request, startDeviceAuthorizationInput);
     await consumeQuota({ key: `device-code:${clientIp(request.headers)}`, limit: 60, windowMs: 3600_000, what: 'device codes' });
-    return startDeviceAuthorization({ input, origin: publicOrigin(request.headers, request.url) });
+    return startDeviceAuthorization({ input, origin: publicOrigin(request.headers) });
   },
   { public: true },
 );

@@ -17,5 +17,5 @@ export const GET = apiRoute<Params>(async ({ principal, params }) => {
 export const POST = apiRoute<Params>(async ({ request, principal, params }) => {
   const access = await authorizeOrganization(principal, params.id, 'invites:manage');
   const input = await parseBody(request, createInvitesInput);
-  return createInvites({ organizationId: access.accountId, actor: { userId: principal.userId, role: access.role }, input, origin: publicOrigin(request.headers, request.url) });
+  return createInvites({ organizationId: access.accountId, actor: { userId: principal.userId, role: access.role }, input, origin: publicOrigin(request.headers) });
 });
