@@ -17,14 +17,28 @@ export interface Counter {
 type Update = (current: Counter | null) => Counter | null;
 
 const memory = new Map<string, { value: Counter; expiresAt: number }>();
-let redis: Redis | null | undefined;
+/** The Redis client and its first connection attempt (settled once ready, failed, or after CONNECT_WAIT_MS). */
+let redis: { client: Redis; connected: Promise<void> } | null | undefined;
+const CONNECT_WAIT_MS = 2_000;
 
-function redisClient(): Redis | null {
+function redisClient(): { client: Redis; connected: Promise<void> } | null {
   if (redis !== undefined) return redis;
   const url = env().REDIS_URL;
-  redis = url ? new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
-  redis?.on('error', () => {}); // a down Redis falls back to memory below
-  return redis;
+  if (!url) return (redis = null);
+  const client = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  client.on('error', () => {}); // a down Redis falls back to memory below
+  // The first attempts wait for the connection (briefly), so they are counted where every instance sees them.
+  const connected = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, CONNECT_WAIT_MS);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    client.once('ready', done);
+    client.once('error', done);
+  });
+  return (redis = { client, connected });
 }
 
 function memoryUpdate(key: string, fn: Update, ttlMs: number, now: number): Counter | null {
@@ -42,7 +56,9 @@ function memoryUpdate(key: string, fn: Update, ttlMs: number, now: number): Coun
 
 /** Reads, transforms and writes one counter; returns the new value (null = deleted). */
 export async function updateCounter(key: string, fn: Update, ttlMs: number, now = Date.now()): Promise<Counter | null> {
-  const r = redisClient();
+  const store = redisClient();
+  if (store) await store.connected;
+  const r = store?.client;
   if (r && r.status === 'ready') {
     const k = `sb:auth:${key}`;
     try {
@@ -58,6 +74,14 @@ export async function updateCounter(key: string, fn: Update, ttlMs: number, now 
   return memoryUpdate(key, fn, ttlMs, now);
 }
 
+/** Forgets the in-memory counters (Redis keeps its own). */
 export function resetThrottleStore(): void {
   memory.clear();
+}
+
+/** Closes the Redis connection; the next update reads REDIS_URL again. */
+export async function closeThrottleStore(): Promise<void> {
+  const current = redis;
+  redis = undefined;
+  await current?.client.quit().catch(() => {});
 }

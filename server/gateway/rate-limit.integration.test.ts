@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '@/server/env';
+import { describeWithRedis } from '@/test/redis';
 import { checkRateLimit, closeRateLimiter, resetRateLimits } from './rate-limit';
 
 describe('per-key rate limit', () => {
@@ -19,9 +20,18 @@ describe('per-key rate limit', () => {
     // two minutes later the window has rolled over
     await checkRateLimit('k-mem', 5, t + 120_000);
   });
+});
+
+describeWithRedis('per-key rate limit', (redisUrl) => {
+  afterEach(async () => {
+    delete process.env.REDIS_URL;
+    resetEnvCache();
+    await closeRateLimiter();
+    resetRateLimits();
+  });
 
   it('through Redis when REDIS_URL is set (shared by every instance)', async () => {
-    process.env.REDIS_URL = 'redis://127.0.0.1:6379';
+    process.env.REDIS_URL = redisUrl;
     resetEnvCache();
     await closeRateLimiter();
     const subject = `k-redis-${Date.now()}-${Math.random()}`;
