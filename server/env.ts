@@ -64,6 +64,15 @@ export const envSchema = z
     RATE_LIMIT_RPM: z.coerce.number().int().min(1, 'RATE_LIMIT_RPM must be at least 1').default(600),
     /** Send a warm API key's provider request while its admission is in the database (gateway/early-dispatch.ts). */
     EARLY_DISPATCH: boolDefaultOn,
+    /**
+     * Where each generation's settlement is appended before its usage reaches the client, replayed at start
+     * after a crash (ledger/settlement-journal.ts). Default: DATA_DIR/journal. Local to this instance.
+     */
+    SETTLEMENT_JOURNAL_DIR: optionalNonEmpty,
+    /** A reservation's lease: renewed every third of it while its generation runs (ledger/reservation-leases.ts). */
+    RESERVATION_LEASE_MS: z.coerce.number().int().min(300, 'RESERVATION_LEASE_MS must be at least 300').default(90_000),
+    /** How often reservations past their lease are released (a dead process's: within lease + this). */
+    SWEEP_INTERVAL_MS: z.coerce.number().int().min(50, 'SWEEP_INTERVAL_MS must be at least 50').default(15_000),
     /** Skip creating the demo account on an empty embedded database. */
     SKIP_DEMO: bool,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -74,7 +83,7 @@ export const envSchema = z
     }
   });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; embedded: boolean };
+export type Env = z.infer<typeof envSchema> & { dataDir: string; settlementJournalDir: string; embedded: boolean };
 
 export class EnvError extends Error {
   constructor(readonly issues: string[]) {
@@ -89,7 +98,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`));
   }
   const dataDir = path.resolve(parsed.data.DATA_DIR);
-  return Object.freeze({ ...parsed.data, dataDir, embedded: !parsed.data.DATABASE_URL });
+  const settlementJournalDir = path.resolve(parsed.data.SETTLEMENT_JOURNAL_DIR ?? path.join(dataDir, 'journal'));
+  return Object.freeze({ ...parsed.data, dataDir, settlementJournalDir, embedded: !parsed.data.DATABASE_URL });
 }
 
 let cached: Env | undefined;

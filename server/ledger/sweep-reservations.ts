@@ -1,11 +1,14 @@
-// Reservations left ACTIVE past their expiry belong to a process that died mid-generation. The sweeper
-// closes each one exactly once (settleInTx only acts on ACTIVE rows) and records the generation as
-// interrupted. What was generated before the crash is unknown here, so nothing is charged: the
-// documented trade-off is that a crash costs us, never the customer. If the process was alive after all
-// (a stream longer than the TTL), its settlement still lands later and is charged once (settleLate).
+// Reservations left ACTIVE past their expiry belong to a process that died mid-generation: a live process
+// renews its reservations' leases until they are settled (reservation-leases.ts). The sweeper closes each
+// one exactly once (settleInTx only acts on ACTIVE rows), releasing the hold, and records the generation as
+// interrupted at no charge: no final usage of it reached a client (a generation whose usage did is in the
+// dead process's settlement journal, replayed at the next start and charged then — settleLate). If the
+// process was alive after all (its renewals failed for longer than a lease), its settlement still lands
+// later and is charged once (settleLate).
 import { db } from '@/server/db';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import type { Tx } from './post-ledger-entry';
+import { DEFAULT_SWEEP_INTERVAL_MS } from './reservation-leases';
 import { settleInTx } from './settle-generation';
 
 /** latencyMs is a 4-byte integer: a reservation found weeks late must not make its sweep fail forever. */
@@ -60,9 +63,10 @@ async function releaseHold(tx: Tx, generationId: string, accountId: string): Pro
 
 /**
  * The periodic maintenance loop started by server/main.ts: reservations of dead processes, then
- * promotional credit past its expiry. Each step logs its own failure and the loop carries on.
+ * promotional credit past its expiry. Each step logs its own failure and the loop carries on. The interval
+ * bounds how long a dead process's reservations outlive their lease (SWEEP_INTERVAL_MS).
  */
-export function startReservationSweeper(intervalMs = 60_000): () => void {
+export function startReservationSweeper(intervalMs = DEFAULT_SWEEP_INTERVAL_MS): () => void {
   // After a crash under load there may be thousands of reservations to close: keep taking batches until
   // one comes back short (bounded, so one tick cannot run forever).
   const drainAll = async (step: () => Promise<number>, name: string) => {
@@ -72,9 +76,16 @@ export function startReservationSweeper(intervalMs = 60_000): () => void {
       console.error(`${name}:`, (err as Error).message);
     }
   };
+  let running = false;
   const run = async () => {
-    await drainAll(() => sweepExpiredReservations(), 'reservation sweeper');
-    await drainAll(() => expirePromotionGrants(), 'promotion expiry sweeper');
+    if (running) return; // a slow tick is not overlapped by the next
+    running = true;
+    try {
+      await drainAll(() => sweepExpiredReservations(), 'reservation sweeper');
+      await drainAll(() => expirePromotionGrants(), 'promotion expiry sweeper');
+    } finally {
+      running = false;
+    }
   };
   void run();
   const t = setInterval(run, intervalMs);
