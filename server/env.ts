@@ -2,9 +2,10 @@
 // code asks `env()` for a typed, frozen object. A bad value stops the process with a message that names
 // the variable and what was expected.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ensureOwnerOnlyDir, writeOwnerOnlyFile } from './db/owner-only-files';
 
 const url = (what: string) => z.string().url(`${what} must be a URL, e.g. https://example.com`);
 const optionalNonEmpty = z
@@ -127,9 +128,8 @@ export function authSecret(): string {
   if (e.AUTH_SECRET) return e.AUTH_SECRET;
   const file = path.join(e.dataDir, 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(e.dataDir, { recursive: true });
+  ensureOwnerOnlyDir(e.dataDir);
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writeOwnerOnlyFile(file, secret + '\n');
   return secret;
 }

@@ -4,9 +4,10 @@
 // the same command code. Whoever can read the data directory could open the database anyway, so the
 // token grants nothing new.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { secretsEqual } from '@/server/auth/secret-token';
+import { writeOwnerOnlyFile } from '@/server/db/owner-only-files';
 import { createHash } from 'node:crypto';
 
 export const CLI_ENDPOINT = '/internal/cli';
@@ -20,8 +21,8 @@ export interface ServerInfo {
 
 export function writeServerInfo(dataDir: string, info: ServerInfo): string {
   const token = randomBytes(32).toString('hex');
-  writeFileSync(path.join(dataDir, 'cli-token'), token, { mode: 0o600 });
-  writeFileSync(path.join(dataDir, 'server.json'), JSON.stringify(info), { mode: 0o600 });
+  writeOwnerOnlyFile(path.join(dataDir, 'cli-token'), token);
+  writeOwnerOnlyFile(path.join(dataDir, 'server.json'), JSON.stringify(info));
   return token;
 }
 

@@ -3,7 +3,6 @@
 // One instance per process, kept on globalThis: in production the custom server (dist/server.js) and
 // Next's own server bundle are two copies of this module in one process, and PGlite allows exactly one
 // opener of a data directory, so whichever copy asks first opens the database and the other reuses it.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -12,6 +11,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { env } from '@/server/env';
 import { PrismaClient } from './generated/client';
 import { applyMigrations } from './migrate';
+import { ensureOwnerOnlyDir, restrictUmask, tightenTree } from './owner-only-files';
 import { PGliteThread } from './pglite-thread';
 import { sqlClientFromPg, sqlClientFromPglite, type SqlClient } from './sql-client';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
@@ -80,7 +80,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
   // turbopackIgnore: the data directory is chosen at run time, it is not part of the build's file trace.
   const dataDir = path.resolve(/*turbopackIgnore: true*/ options.dataDir ?? './.data');
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only: what PGlite writes from now on (umask), the directory itself, and whatever an earlier run left loose.
+  restrictUmask();
+  ensureOwnerOnlyDir(dataDir);
+  tightenTree(dataDir);
   const lock: DataDirLock = acquireDataDirLock(dataDir);
   let pglite: PGliteThread;
   try {
@@ -91,6 +94,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const sql = sqlClientFromPglite(pglite);
   if (options.migrate !== false) await applyMigrations(sql, { log });
+  // PGlite sets some files' modes itself (the relcache init files it writes at start are 0644): tighten again.
+  tightenTree(dataDir);
   // The adapter needs only query(), exec() and transaction(), which the thread's client provides.
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as unknown as PGlite) });
   return {
@@ -102,6 +107,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       await prisma.$disconnect();
       // $disconnect does not close PGlite.
       await pglite.close();
+      tightenTree(dataDir);
       lock.release();
     }),
   };
