@@ -54,6 +54,34 @@ function pgliteEntry(): string {
   throw new Error(`Cannot find ${specifier} (from ${import.meta.url} or ${process.cwd()}): run npm install`);
 }
 
+/** PostgreSQL's buffer cache in the embedded database (see pglite-worker-source.ts); PGlite's default is 128MB. */
+const SHARED_BUFFERS = '32MB';
+
+interface Ready {
+  threadId: number;
+  arrayTypes: { oid: number; typarray: number }[];
+}
+
+/** Starts a database thread and waits for it to have opened PGlite. */
+async function startWorker(workerData: { entry: string; dataDir: string | undefined; initOnly?: boolean; sharedBuffers: string }): Promise<{ worker: Worker; ready: Ready }> {
+  const worker = new Worker(PGLITE_WORKER_SOURCE, { eval: true, workerData });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    const onExit = (code: number) => reject(new Error(`The embedded database thread exited while opening (code ${code})`));
+    worker.once('error', reject);
+    worker.once('exit', onExit);
+    worker.once('message', (m: { ready?: Ready; failed?: { message: string } }) => {
+      worker.off('error', reject);
+      worker.off('exit', onExit);
+      if (m.failed) reject(new Error(m.failed.message));
+      else resolve(m.ready!);
+    });
+  }).catch(async (err) => {
+    await worker.terminate();
+    throw err;
+  });
+  return { worker, ready };
+}
+
 export class PGliteThread {
   /** PGlite's parsers by type OID (its defaults plus the array types of this database). */
   readonly parsers: Record<number, Parser> = { ...(types.parsers as Record<number, Parser>) };
@@ -72,26 +100,19 @@ export class PGliteThread {
 
   /** Opens (creating if needed) the database in dataDir; undefined opens an in-memory one. */
   static async open(dataDir: string | undefined): Promise<PGliteThread> {
-    const worker = new Worker(PGLITE_WORKER_SOURCE, { eval: true, workerData: { entry: pgliteEntry(), dataDir } });
+    const entry = pgliteEntry();
+    // Creating a database (initdb) runs a second WASM instance, and PGlite keeps its memory referenced: ~430 MB
+    // this thread could never give back. A thread of its own creates the database and exits, freeing it.
+    if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      const init = await startWorker({ entry, dataDir, initOnly: true, sharedBuffers: SHARED_BUFFERS });
+      await init.worker.terminate();
+    }
+    const { worker, ready } = await startWorker({ entry, dataDir, sharedBuffers: SHARED_BUFFERS });
     const t = new PGliteThread(worker);
-    await new Promise<void>((resolve, reject) => {
-      const onExit = (code: number) => reject(new Error(`The embedded database thread exited while opening (code ${code})`));
-      worker.once('error', reject);
-      worker.once('exit', onExit);
-      worker.once('message', (m: { ready?: { threadId: number; arrayTypes: { oid: number; typarray: number }[] }; failed?: { message: string } }) => {
-        worker.off('error', reject);
-        worker.off('exit', onExit);
-        if (m.failed) return reject(new Error(m.failed.message));
-        t.threadId = m.ready!.threadId;
-        for (const { oid, typarray } of m.ready!.arrayTypes) {
-          t.parsers[typarray] = (x) => types.arrayParser(x, t.parsers[oid], typarray);
-        }
-        resolve();
-      });
-    }).catch(async (err) => {
-      await worker.terminate();
-      throw err;
-    });
+    t.threadId = ready.threadId;
+    for (const { oid, typarray } of ready.arrayTypes) {
+      t.parsers[typarray] = (x) => types.arrayParser(x, t.parsers[oid], typarray);
+    }
     worker.on('message', (m: Reply) => t.#settle(m));
     worker.on('error', (err) => t.#fail(new Error(`The embedded database thread failed: ${err.message}`)));
     worker.on('exit', (code) => t.#fail(new Error(`The embedded database thread exited (code ${code})`)));

@@ -9,7 +9,8 @@
 //   exec     { sql }                  PGlite's exec() (simple protocol, several statements)
 //   prepared { name, sql, params }    a named prepared statement: parsed once, then bind/execute in one call
 //   close    {}                       closes PGlite; the thread then exits
-// At start it posts { ready: { threadId, arrayTypes } } or { failed: { message } }.
+// At start it posts { ready: { threadId, arrayTypes } } or { failed: { message } }. With workerData.initOnly it
+// only creates the database (initdb), closes it and posts { ready }: see PGliteThread.open for why.
 export const PGLITE_WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
@@ -103,8 +104,18 @@ parentPort.on('message', (m) => {
   });
 });
 
+// PostgreSQL's buffer cache lives in PGlite's WASM memory, resident from the start (PostgreSQL initializes it)
+// and never given back: PGlite's default, 128 MB, was a quarter of the server's memory. Pages it does not hold
+// are read from the OS page cache.
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=' + workerData.sharedBuffers];
+
 (async () => {
-  db = await PGlite.create(workerData.dataDir);
+  db = await PGlite.create(workerData.dataDir, { startParams: START_PARAMS });
+  if (workerData.initOnly) {
+    await db.close();
+    parentPort.postMessage({ ready: { threadId: 0, arrayTypes: [] } });
+    return;
+  }
   const types = await db.query(
     "SELECT b.oid, b.typarray FROM pg_catalog.pg_type a LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem WHERE a.typcategory = 'A' GROUP BY b.oid, b.typarray ORDER BY b.oid",
   );
