@@ -2,7 +2,7 @@
 // The server applies migrations, seeds the catalog and, on an empty embedded database, creates the demo account.
 import { spawn, spawnSync } from 'node:child_process';
 import { buildReason } from './needs-build.mjs';
-import { SERVER_NODE_ARGS } from './server-node-args.mjs';
+import { SERVER_ENV, SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 const reason = buildReason(process.cwd());
 if (reason) {
@@ -15,7 +15,7 @@ if (reason) {
 }
 const child = spawn(process.execPath, [...SERVER_NODE_ARGS, 'dist/server.js'], {
   stdio: 'inherit',
-  env: { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...process.env },
+  env: { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...SERVER_ENV, ...process.env },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
