@@ -6,29 +6,35 @@
 // then drives the same load straight at the mock ("direct") and through Switchboard ("switchboard", real
 // key: auth, rate limit, balance check/reservation and metering all on), alternated ABBA (bench/load.mjs):
 //   1. non-streaming, open loop at 200, 500 and 1,000 req/s: added p50/p99 latency
-//   2. saturation: wrk closed loop (-c64) when installed, else an open-loop rate ladder
-//   3. streaming, 200 concurrent streams: added time-to-first-token, per-chunk pass-through delay
-//   4. memory: server RSS at rest vs peak with 1,000 concurrent open streams, per stream
+//   2. embedded database only: 500 req/s again with the server and its database thread on ONE core
+//   3. saturation: wrk closed loop (-c64) when installed, else an open-loop rate ladder
+//   4. streaming, 200 concurrent streams: added time-to-first-token, per-chunk pass-through delay; then the
+//      server's RSS at rest ("after the bench")
+//   5. fresh server: restarted, and 10 s after its start the same 200 streams (Switchboard only): added TTFT
+//   6. memory: server RSS at rest vs peak with 1,000 concurrent open streams, per stream (restarted again)
 // and prints a markdown table per database with PASS/FAIL against the targets below. Everything (JSON,
 // tables, server logs) goes to bench/results/<timestamp>/. Loopback only; every phase is bounded.
 //
-// Env: BENCH_QUICK=1 (short phases, one round: a smoke run of ~2 min), BENCH_DB=postgres|pglite|both,
+// Env: BENCH_QUICK=1 (short phases, one round: a smoke run of ~3 min), BENCH_DB=postgres|pglite|both,
+//      BENCH_PHASES=nonstream,onecore,saturation,stream,fresh,memory (a subset, for experiments; default all),
 //      BENCH_DATABASE_URL or TEST_DATABASE_URL (admin connection; default postgresql://postgres@127.0.0.1:5432/postgres;
 //      a fresh database is created and dropped), BENCH_SATURATION=wrk|sweep (default: wrk when installed),
 //      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave the database — PostgreSQL's backends, PGlite's thread — to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
-//      *.cpuprofile, into the results folder; summarise one with `node scripts/cpuprofile-top.mjs FILE`).
+//      *.cpuprofile, into the results folder; summarise one with `node scripts/cpuprofile-top.mjs FILE`),
+//      BENCH_NODE_ARGS="--trace-gc …" (extra node flags for the server, for experiments).
 // CPU pinning (2+ cores, taskset available): the server on CPU 1; mock, load driver, wrk and the bench database's
-// PostgreSQL backends (or embedded PGlite's thread) on CPU 0. Process handling is in scripts/bench/processes.mjs, the report in scripts/bench/report.mjs.
+// PostgreSQL backends (or embedded PGlite's thread) on CPU 0. Process handling is in scripts/bench/processes.mjs,
+// databases in scripts/bench/databases.mjs, the load tools in scripts/bench/load-tools.mjs, the report in scripts/bench/report.mjs.
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { busyOthers, cleanUpOnSignals, cleanupAll, cleanups, cpuMs, freePort, PIN, PIN_PG, pinDbThread, pinPgBackends, rssKB, run, sleep, startProcess, stopProcess, waitHttp } from './bench/processes.mjs';
+import { busyOthers, cleanUpOnSignals, cleanupAll, freePort, PIN, PIN_PG, pinDbThread, pinPgBackends, rssKB, sleep, startProcess, stopProcess, waitHttp } from './bench/processes.mjs';
+import { ADMIN_URL, createDatabase, dbEnv, dropDatabase, mintKey, redact } from './bench/databases.mjs';
+import { errCount, load, nonStreamResult, sweep, wrk } from './bench/load-tools.mjs';
 import { f, table } from './bench/report.mjs';
-import { SERVER_NODE_ARGS } from './server-node-args.mjs';
+import { SERVER_ENV, SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -37,25 +43,31 @@ process.chdir(ROOT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const WHICH = (process.env.BENCH_DB ?? 'both').toLowerCase();
 if (!['postgres', 'pglite', 'both'].includes(WHICH)) fail(`BENCH_DB must be postgres, pglite or both (got "${WHICH}")`);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+const ALL_PHASES = ['nonstream', 'onecore', 'saturation', 'stream', 'fresh', 'memory'];
+const PHASES = new Set((process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
+for (const p of PHASES) if (!ALL_PHASES.includes(p)) fail(`BENCH_PHASES: unknown phase "${p}" (known: ${ALL_PHASES.join(', ')})`);
 const HAS_WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
 const SATURATION = process.env.BENCH_SATURATION ?? (HAS_WRK ? 'wrk' : 'sweep');
 if (SATURATION === 'wrk' && !HAS_WRK) fail('BENCH_SATURATION=wrk but wrk is not installed (apt-get install -y wrk)');
 const PROFILE = process.env.BENCH_PROFILE === '1';
+const EXTRA_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const C = QUICK
   ? { rates: [200, 500, 1000], nsDur: 3, nsWarm: 1, rounds: 1, wrkSecs: 4, sweepSecs: 3, streamDur: 5, streamWarm: 1, streamRounds: 1, memDur: 8 }
   : { rates: [200, 500, 1000], nsDur: 6, nsWarm: 2, rounds: 2, wrkSecs: 8, sweepSecs: 4, streamDur: 10, streamWarm: 2, streamRounds: 2, memDur: 12 };
 const STREAMS = 200;
 const MEM_STREAMS = 1000;
+/** The fresh-server phase's stream load starts this long after the server was started. */
+const FRESH_AFTER_S = 10;
 const MOCK_NONSTREAM = ['--ttft', '0', '--itl', '0', '--tokens', '32', '--bytes', '256'];
 const MOCK_STREAM = ['--ttft', '50', '--itl', '20', '--tokens', '50', '--bytes', '1024']; // ~1 s streams, 50 chunks
 const MOCK_MEM = ['--ttft', '200', '--itl', '200', '--tokens', '40', '--bytes', '1024']; // ~8 s streams: they stay open
-const SWEEP_RATES = [200, 500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000];
-/** A sweep step passes when ≥ 99 % of the offered rate is served, without errors, and p99 stays under this (no runaway queue). */
-const SWEEP_P99_MS = 250;
 
-const TARGETS = { p50At500: 1.5, p99At500: 10, saturation: 2000, ttftP50: 2, memKBPerStream: 150, pgliteShare: 0.4 };
+// Issue 3 (the gateway) set the first six, graded on both databases (TTFT on PostgreSQL); issue 12 the rest.
+const TARGETS = {
+  p50At500: 1.5, p99At500: 10, saturation: 2000, ttftP50: 2, memKBPerStream: 150, pgliteShare: 0.4,
+  pgP99At500: 5, pgP99At1000: 10, pgliteOneCoreP99At500: 10, freshTtftP50: 2, pgliteRssMB: 350,
+};
 
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
 const OUT = path.join(ROOT, 'bench', 'results', STAMP);
@@ -86,42 +98,6 @@ async function startMock(args, mode) {
   await waitHttp(`http://127.0.0.1:${mock.port}/health`, mock.child, 10_000);
 }
 
-// ---------------------------------------------------------------- databases
-async function createPgDatabase() {
-  const name = `sb_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(ADMIN_URL);
-  u.pathname = '/' + name;
-  const drop = async () => {
-    const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  };
-  cleanups.push(drop);
-  return { name, url: u.toString(), drop };
-}
-
-function dbEnv(db) {
-  const base = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
-  delete base.DATABASE_URL;
-  delete base.DATA_DIR;
-  delete base.REDIS_URL; // the rate limiter stays in memory: one process
-  return db.kind === 'postgres' ? { ...base, DATABASE_URL: db.url, AUTH_SECRET: db.authSecret } : { ...base, DATA_DIR: db.dataDir };
-}
-
-async function cli(db, args) {
-  const r = await run('npx', ['tsx', 'server/cli/main.ts', ...args], { env: dbEnv(db), quiet: true, log: path.join(OUT, `${db.kind}-cli.log`) });
-  if (r.code !== 0) throw new Error(`cli ${args[0]} failed: ${(r.err || r.out).trim().split('\n').slice(-3).join(' ')}`);
-  return r.out.trim();
-}
-
 // ---------------------------------------------------------------- load phases
 function targetsFor(server, key) {
   return [
@@ -137,91 +113,21 @@ function watchArgs(server, db) {
   return w;
 }
 
-async function load(label, args, file) {
-  const json = path.join(OUT, file);
-  const r = await run(process.execPath, ['bench/load.mjs', ...args, '--noise-retries', '1', '--label', label, '--json', json], { cpu: 0, log: path.join(OUT, 'load.log') });
-  if (r.code !== 0 || !existsSync(json)) throw new Error(`load.mjs (${label}) failed with code ${r.code}`);
-  return JSON.parse(readFileSync(json, 'utf8'));
-}
-
-const errCount = (s) => Object.values(s.err ?? {}).reduce((a, b) => a + b, 0) + (s.shed ?? 0);
-
-async function wrk(name, url, model, headers, secs, server) {
-  const env = { ...process.env, WRK_MODEL: model, WRK_HEADERS: headers };
-  const args = ['-t1', '-c64', '--latency', '-s', 'bench/wrk-post.lua', url];
-  await run('wrk', ['-d2s', ...args], { env, quiet: true, cpu: 0 }); // warm-up
-  const cpu0 = server ? cpuMs(server.child.pid) : NaN;
-  const t0 = performance.now();
-  const r = await run('wrk', [`-d${secs}s`, ...args], { env, quiet: true, cpu: 0, log: path.join(OUT, `${server?.db.kind ?? 'mock'}-wrk-${name}.txt`) });
-  const el = (performance.now() - t0) / 1000;
-  const out = r.out;
-  const num = (re) => {
-    const m = re.exec(out);
-    return m ? +m[1] : 0;
-  };
-  const ms = (re) => {
-    const m = re.exec(out);
-    if (!m) return NaN;
-    const v = parseFloat(m[1]);
-    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
-  };
-  const total = num(/(\d+) requests in/);
-  const non2xx = num(/Non-2xx or 3xx responses: (\d+)/);
-  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const sockErr = sock ? sock.slice(1).reduce((a, b) => a + +b, 0) : 0;
-  const rps = num(/Requests\/sec:\s+([\d.]+)/);
-  const res = {
-    tool: 'wrk -t1 -c64',
-    rps: total ? (rps * (total - non2xx)) / total : 0, // successful responses per second
-    rawRps: rps,
-    total,
-    errors: non2xx + sockErr,
-    p50: ms(/\s50%\s+([\d.]+)(us|ms|s)/),
-    p99: ms(/\s99%\s+([\d.]+)(us|ms|s)/),
-    serverCpuPct: server ? (cpuMs(server.child.pid) - cpu0) / (el * 10) : undefined,
-  };
-  console.log(`  saturation ${name.padEnd(12)} ${res.rps.toFixed(0)} req/s ok (wrk ${res.rawRps.toFixed(0)} req/s, ${res.errors} errors), p50 ${res.p50} ms, p99 ${res.p99} ms${server ? `, server CPU ${res.serverCpuPct.toFixed(0)}%` : ''}`);
-  return res;
-}
-
-async function sweep(name, target, server, db) {
-  let best = 0;
-  let last = null;
-  for (const rate of SWEEP_RATES) {
-    let ok = false;
-    for (let attempt = 1; attempt <= 2 && !ok; attempt++) {
-      const j = await load(`sweep-${name}-${rate}`, ['--target', target, ...watchArgs(server, db), '--rate', String(rate), '--duration', String(C.sweepSecs), '--warmup', '1', '--timeout', '10000', '--quiet'], `${db.kind}-sweep-${name}-${rate}-${attempt}.json`);
-      const s = Object.values(j.targets)[0];
-      ok = s.rps >= 0.99 * rate && s.lat.p99 < SWEEP_P99_MS && errCount(s) === 0;
-      console.log(`  sweep ${name} offered ${rate}: served ${s.rps.toFixed(0)} req/s, p99 ${s.lat.p99.toFixed(2)} ms, errors ${errCount(s)}${ok ? '' : ' (miss)'}`);
-      if (ok) last = { rate, p50: s.lat.p50, p99: s.lat.p99, serverCpuPct: s.watch.switchboard?.cpuPct };
-    }
-    if (!ok) break;
-    best = rate;
-  }
-  return { tool: `open-loop sweep (highest rate with ≥ 99 % served, p99 < ${SWEEP_P99_MS} ms, no errors)`, rps: best, errors: 0, p50: last?.p50, p99: last?.p99, serverCpuPct: last?.serverCpuPct };
-}
-
 // ---------------------------------------------------------------- one database
 async function benchDatabase(kind) {
-  const db = { kind };
-  if (kind === 'postgres') {
-    try {
-      Object.assign(db, await createPgDatabase());
-    } catch (err) {
-      console.log(`\nbench: PostgreSQL at ${redact(ADMIN_URL)} is unreachable (${err.message}); skipping it. Set BENCH_DATABASE_URL to an admin connection.`);
-      return { kind, skipped: `PostgreSQL unreachable: ${err.message}` };
-    }
-    db.authSecret = randomBytes(32).toString('base64url');
-  } else {
-    db.dataDir = mkdtempSync(path.join(os.tmpdir(), 'sb-bench-pglite-'));
-    cleanups.push(async () => rmSync(db.dataDir, { recursive: true, force: true }));
+  let db;
+  try {
+    db = await createDatabase(kind);
+  } catch (err) {
+    console.log(`\nbench: PostgreSQL at ${redact(ADMIN_URL)} is unreachable (${err.message}); skipping it. Set BENCH_DATABASE_URL to an admin connection.`);
+    return { kind, skipped: `PostgreSQL unreachable: ${err.message}` };
   }
   console.log(`\n==================== ${kind === 'postgres' ? `PostgreSQL (database ${db.name})` : `embedded PGlite (${db.dataDir})`} ====================`);
 
   await startMock(MOCK_NONSTREAM, 'nonstream');
   const port = await freePort();
   const env = {
+    ...SERVER_ENV,
     ...dbEnv(db),
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -231,17 +137,18 @@ async function benchDatabase(kind) {
     SKIP_DEMO: '1',
     NODE_ENV: 'production',
   };
+  const server = { port, child: null, db, startedAt: 0, dbThreadId: 0 };
   let starts = 0;
   const startServer = async () => {
     const t0 = Date.now();
-    const child = startProcess('switchboard', 1, process.execPath, [...SERVER_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : []), 'dist/server.js'], env, path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`));
-    server.child = child;
-    await waitHttp(`http://127.0.0.1:${port}/api/health`, child, 120_000);
-    const dbThread = db.kind === 'pglite' ? pinDbThread(db.dataDir) : '';
-    console.log(`server up on :${port} (pid ${child.pid}${dbThread}) in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    const nodeArgs = [...SERVER_NODE_ARGS, ...EXTRA_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : [])];
+    server.child = startProcess('switchboard', 1, process.execPath, [...nodeArgs, 'dist/server.js'], env, path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`));
+    server.startedAt = t0;
+    await waitHttp(`http://127.0.0.1:${port}/api/health`, server.child, 120_000);
+    const dbThread = db.kind === 'pglite' ? pinDbThread(db.dataDir, 0) : '';
+    console.log(`server up on :${port} (pid ${server.child.pid}${dbThread}) in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
     return (Date.now() - t0) / 1000;
   };
-  const server = { port, child: null, db };
   const alive = () => {
     const c = server.child;
     if (c && (c.exitCode !== null || c.signalCode !== null)) throw new Error(`the server exited (${c.signalCode ?? `code ${c.exitCode}`}) during the run`);
@@ -251,12 +158,7 @@ async function benchDatabase(kind) {
   try {
     result.startSeconds = await startServer();
     result.pid = server.child.pid;
-
-    const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-    await cli(db, ['user:create', '--email', email, '--password', 'bench-password-' + randomBytes(6).toString('hex')]);
-    await cli(db, ['credits:grant', '--email', email, '--amount', '100000', '--note', 'npm run bench']);
-    const key = JSON.parse((await cli(db, ['key:create', '--email', email, '--name', 'bench', '--json'])).split('\n').pop()).key;
-    if (!key) throw new Error('key:create returned no key');
+    const key = await mintKey(db, OUT);
 
     // Sanity: one request through the gateway must succeed before measuring anything.
     const probe = await fetch(`http://127.0.0.1:${port}/api/v1/chat/completions`, {
@@ -270,38 +172,49 @@ async function benchDatabase(kind) {
     const [direct, sb] = targetsFor(server, key);
     const T = ['--target', direct, '--target', sb];
     const W = () => watchArgs(server, db);
+    const nonStream = (label, rate, file) => load(OUT, label, [...T, ...W(), '--rate', String(rate), '--duration', String(C.nsDur), '--warmup', String(C.nsWarm), '--rounds', String(C.rounds)], file);
+    const streams = (label, targets, file, { warmup = C.streamWarm, rounds = C.streamRounds } = {}) =>
+      load(OUT, label, [...targets, ...W(), '--stream', '--concurrency', String(STREAMS), '--ramp', '2', '--duration', String(C.streamDur), '--warmup', String(warmup), '--rounds', String(rounds)], file);
 
     // 1. non-streaming open loop
-    result.nonstream = {};
-    for (const rate of C.rates) {
-      const j = await load(`${kind} non-stream ${rate} req/s`, [...T, ...W(), '--rate', String(rate), '--duration', String(C.nsDur), '--warmup', String(C.nsWarm), '--rounds', String(C.rounds)], `${kind}-nonstream-${rate}.json`);
+    if (PHASES.has('nonstream')) {
+      result.nonstream = {};
+      for (const rate of C.rates) {
+        result.nonstream[rate] = nonStreamResult(await nonStream(`${kind} non-stream ${rate} req/s`, rate, `${kind}-nonstream-${rate}.json`));
+        alive();
+      }
+    }
+
+    // 2. the embedded database sharing the server's core (as on a one-core host)
+    if (PHASES.has('onecore') && db.kind === 'pglite') {
+      if (!PIN || !pinDbThread(db.dataDir, 1).includes('on CPU 1')) result.oneCore = { skipped: 'needs 2+ cores and taskset' };
+      else {
+        try {
+          result.oneCore = nonStreamResult(await nonStream(`${kind} non-stream 500 req/s, server and database thread on one core`, 500, `${kind}-nonstream-500-one-core.json`));
+        } finally {
+          pinDbThread(db.dataDir, 0);
+        }
+        alive();
+      }
+    }
+
+    // 3. saturation
+    if (PHASES.has('saturation')) {
+      console.log(`\n== ${kind} saturation (${SATURATION === 'wrk' ? 'wrk -t1 -c64, closed loop' : 'open-loop rate ladder'}) ==`);
+      if (SATURATION === 'wrk') {
+        const [, durl, dmodel] = direct.split('|');
+        const [, surl, smodel, shdr] = sb.split('|');
+        result.saturation = { direct: await wrk(OUT, 'direct', durl, dmodel, '', C.wrkSecs, null), switchboard: await wrk(OUT, 'switchboard', surl, smodel, shdr, C.wrkSecs, server) };
+      } else {
+        result.saturation = { direct: null, switchboard: await sweep(OUT, 'switchboard', sb, W(), C.sweepSecs, kind) };
+      }
       alive();
-      const d = j.targets.direct;
-      const s = j.targets.switchboard;
-      result.nonstream[rate] = {
-        direct: { p50: d.lat.p50, p99: d.lat.p99, rps: d.rps, errors: errCount(d) },
-        switchboard: { p50: s.lat.p50, p99: s.lat.p99, coP99: s.co.p99, rps: s.rps, errors: errCount(s), ok: s.ok, cpuUsPerReq: s.watch.switchboard?.cpuUsPerReq, pgCpuUsPerReq: s.watch.postgres?.cpuUsPerReq },
-        addedP50: s.lat.p50 - d.lat.p50,
-        addedP99: s.lat.p99 - d.lat.p99,
-        noisy: Math.max(d.maxForeignCpuPct ?? 0, s.maxForeignCpuPct ?? 0),
-      };
     }
 
-    // 2. saturation
-    console.log(`\n== ${kind} saturation (${SATURATION === 'wrk' ? 'wrk -t1 -c64, closed loop' : 'open-loop rate ladder'}) ==`);
-    if (SATURATION === 'wrk') {
-      const [, durl, dmodel] = direct.split('|');
-      const [, surl, smodel, shdr] = sb.split('|');
-      result.saturation = { direct: await wrk('direct', durl, dmodel, '', C.wrkSecs, null), switchboard: await wrk('switchboard', surl, smodel, shdr, C.wrkSecs, server) };
-    } else {
-      result.saturation = { direct: null, switchboard: await sweep('switchboard', sb, server, db) };
-    }
-    alive();
-
-    // 3. streaming, 200 concurrent streams
+    // 4. streaming, 200 concurrent streams; then the server's memory at rest after all of the above
     await startMock(MOCK_STREAM, 'stream');
-    {
-      const j = await load(`${kind} stream ${STREAMS} concurrent`, [...T, ...W(), '--stream', '--concurrency', String(STREAMS), '--ramp', '2', '--duration', String(C.streamDur), '--warmup', String(C.streamWarm), '--rounds', String(C.streamRounds)], `${kind}-stream-${STREAMS}.json`);
+    if (PHASES.has('stream')) {
+      const j = await streams(`${kind} stream ${STREAMS} concurrent`, T, `${kind}-stream-${STREAMS}.json`);
       alive();
       const d = j.targets.direct;
       const s = j.targets.switchboard;
@@ -314,21 +227,38 @@ async function benchDatabase(kind) {
         addedPassP99: s.pass.p99 - d.pass.p99,
       };
     }
+    await sleep(2_000);
+    result.rssAfterMB = rssKB(server.child.pid) / 1024;
+    console.log(`  server RSS at rest after the load phases: ${f(result.rssAfterMB, 0)} MB`);
 
-    // 4. memory with 1,000 concurrent open streams (long streams, so they stay open together), on a fresh
+    // 5. a fresh server: started FRESH_AFTER_S before the stream load, which is measured from its first stream
+    // (Switchboard only: a direct phase first would give the server that time to settle). Compared with the
+    // direct TTFT of phase 4 (same mock, same load), or measured here when phase 4 did not run.
+    if (PHASES.has('fresh')) {
+      const directTtft = result.stream?.direct.ttftP50 ?? (await streams(`${kind} stream direct (for the fresh server)`, ['--target', direct], `${kind}-stream-direct.json`, { rounds: 1 })).targets.direct.ttft.p50;
+      await stopProcess(server.child);
+      await startServer();
+      await sleep(server.startedAt + FRESH_AFTER_S * 1000 - Date.now());
+      const startedS = (Date.now() - server.startedAt) / 1000;
+      const s = (await streams(`${kind} stream ${STREAMS} concurrent, server started ${startedS.toFixed(1)} s earlier`, ['--target', sb], `${kind}-stream-fresh.json`, { warmup: 0, rounds: 1 })).targets.switchboard;
+      alive();
+      result.fresh = { startedS, ttftP50: s.ttft.p50, ttftP99: s.ttft.p99, directTtftP50: directTtft, addedTtftP50: s.ttft.p50 - directTtft, streams: s.ok, errors: errCount(s) };
+    }
+
+    // 6. memory with 1,000 concurrent open streams (long streams, so they stay open together), on a fresh
     // server: one that just ran the saturation phases keeps a grown heap, which would hide what streams cost.
     await startMock(MOCK_MEM, 'mem');
-    {
+    if (PHASES.has('memory')) {
       await stopProcess(server.child);
       await startServer();
       const child = server.child;
       // warm-up: a few streams, so code paths are loaded and compiled before the baseline is taken
-      await load(`${kind} memory warm-up`, ['--target', sb, '--stream', '--concurrency', '20', '--duration', '2', '--warmup', '0', '--rounds', '1', '--quiet'], `${kind}-memory-warmup.json`);
+      await load(OUT, `${kind} memory warm-up`, ['--target', sb, '--stream', '--concurrency', '20', '--duration', '2', '--warmup', '0', '--rounds', '1', '--quiet'], `${kind}-memory-warmup.json`);
       await sleep(2_000);
       const before = rssKB(child.pid);
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, rssKB(child.pid) || 0)), 100);
-      const j = await load(`${kind} memory ${MEM_STREAMS} open streams`, ['--target', sb, ...W(), '--stream', '--concurrency', String(MEM_STREAMS), '--ramp', '3', '--duration', String(C.memDur), '--warmup', '0', '--rounds', '1'], `${kind}-memory-${MEM_STREAMS}.json`);
+      const j = await load(OUT, `${kind} memory ${MEM_STREAMS} open streams`, ['--target', sb, ...W(), '--stream', '--concurrency', String(MEM_STREAMS), '--ramp', '3', '--duration', String(C.memDur), '--warmup', '0', '--rounds', '1'], `${kind}-memory-${MEM_STREAMS}.json`);
       clearInterval(sampler);
       alive();
       const s = j.targets.switchboard;
@@ -355,22 +285,9 @@ async function benchDatabase(kind) {
     unpin();
     await stopProcess(server.child);
     if (mock.mode !== 'nonstream') await startMock(MOCK_NONSTREAM, 'nonstream').catch(() => {});
-    if (db.drop) {
-      cleanups.splice(cleanups.indexOf(db.drop), 1); // drop the database now rather than at exit
-      await db.drop().catch((e) => console.error(`bench: could not drop ${db.name}: ${e.message}`));
-    }
+    await dropDatabase(db);
   }
   return result;
-}
-
-function redact(u) {
-  try {
-    const x = new URL(u);
-    if (x.password) x.password = '***';
-    return x.toString();
-  } catch {
-    return u;
-  }
 }
 
 // ---------------------------------------------------------------- main
@@ -385,7 +302,8 @@ async function main() {
   console.log(`bench: results -> ${path.relative(ROOT, OUT)}/`);
 
   const idleBefore = await busyOthers(2_000);
-  console.log(`bench: other processes use ${idleBefore.toFixed(0)} % of one core right now${idleBefore > 25 ? ' — a busy machine: expect inflated latencies' : ''}`);
+  const loadAvg = os.loadavg().map((x) => x.toFixed(2)).join(', ');
+  console.log(`bench: other processes use ${idleBefore.toFixed(0)} % of one core right now (load average ${loadAvg})${idleBefore > 25 ? ' — a busy machine: expect inflated latencies' : ''}`);
   const results = [];
   for (const kind of kinds) {
     let r = await benchDatabase(kind);
@@ -403,13 +321,14 @@ async function main() {
     '',
     `${QUICK ? 'Quick run (BENCH_QUICK=1: short phases, 1 round)' : `Full run (${C.rounds} ABBA rounds × ${C.nsDur} s per non-streaming phase)`}. Machine: ${machine}. ` +
       `CPU pinning: ${PIN ? `Switchboard on CPU 1; mock upstream, load driver, wrk${PIN_PG ? " and the database (the bench database's PostgreSQL backends, the embedded database's thread)" : ''} on CPU 0${PIN_PG ? '' : ' (the database unpinned)'}` : 'none'}. ` +
-      `Before the run, other processes used ${f(idleBefore, 0)} % of one core${idleBefore > 25 ? ' (a busy machine: latency figures are inflated)' : ''}. ` +
-      'Mock upstream answers at once for non-streaming; streams: TTFT 50 ms, 50 chunks 20 ms apart. "added" = through Switchboard minus direct.',
+      `Before the run, other processes used ${f(idleBefore, 0)} % of one core (load average ${loadAvg})${idleBefore > 25 ? ' (a busy machine: latency figures are inflated)' : ''}. ` +
+      'Mock upstream answers at once for non-streaming; streams: TTFT 50 ms, 50 chunks 20 ms apart. "added" = through Switchboard minus direct.' +
+      (PHASES.size < ALL_PHASES.length ? ` Phases run: ${[...PHASES].join(', ')}.` : ''),
     '',
-    ...results.map((r) => table(r, pgSat, { TARGETS, STREAMS, MEM_STREAMS })),
+    ...results.map((r) => table(r, pgSat, { TARGETS, STREAMS, MEM_STREAMS, FRESH_AFTER_S })),
   ].join('\n');
   writeFileSync(path.join(OUT, 'summary.md'), md + '\n');
-  writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ date: new Date().toISOString(), quick: QUICK, machine, pinned: PIN, otherCpuBeforePct: idleBefore, saturationMethod: SATURATION, targets: TARGETS, config: C, results }, null, 1) + '\n');
+  writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ date: new Date().toISOString(), quick: QUICK, phases: [...PHASES], machine, pinned: PIN, otherCpuBeforePct: idleBefore, loadAverageBefore: os.loadavg(), saturationMethod: SATURATION, targets: TARGETS, config: C, results }, null, 1) + '\n');
   console.log('\n' + md);
   console.log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)}s; JSON, tables and logs in ${path.relative(ROOT, OUT)}/`);
   process.exit(results.some((r) => r.error) ? 1 : 0);

@@ -168,9 +168,9 @@ export function pinPgBackends(dbName) {
 }
 
 // Embedded PGlite runs on its own thread inside the server process (server/db/pglite-thread.ts). It gets CPU 0,
-// like PostgreSQL's backends do, so both databases run beside the gateway's CPU, not on it. The server
-// records the thread's id in DATA_DIR/server.json.
-export function pinDbThread(dataDir) {
+// like PostgreSQL's backends do, so both databases run beside the gateway's CPU, not on it (the one-core phase
+// moves it to CPU 1, the server's, and back). The server records the thread's id in DATA_DIR/server.json.
+export function pinDbThread(dataDir, cpu = 0) {
   if (!PIN || !PIN_PG) return '';
   let tid;
   try {
@@ -179,6 +179,6 @@ export function pinDbThread(dataDir) {
     return ', database thread unknown';
   }
   if (!tid) return ', database thread unknown';
-  const ok = spawnSync('taskset', ['-pc', '0', String(tid)], { stdio: 'ignore' }).status === 0;
-  return `, database thread ${tid}${ok ? ' on CPU 0' : ' (could not pin)'}`;
+  const ok = spawnSync('taskset', ['-pc', String(cpu), String(tid)], { stdio: 'ignore' }).status === 0;
+  return `, database thread ${tid}${ok ? ` on CPU ${cpu}` : ' (could not pin)'}`;
 }
