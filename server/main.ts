@@ -16,7 +16,7 @@ import { jsonMethodNotAllowed } from '@/server/http/json-method-not-allowed';
 import { AppError } from '@/server/errors';
 import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
-import { startUsageFlusher } from '@/server/ledger/settlement-queue';
+import { processRuntime } from '@/server/runtime/process-runtime';
 
 const CHAT_PATH = '/api/v1/chat/completions';
 
@@ -38,6 +38,8 @@ async function main() {
   const seeded = await ensureSeeded();
   console.log(`Switchboard: database ready, ${seeded.models} models and ${seeded.plans} plans in the catalog`);
   const demo = e.embedded && !e.SKIP_DEMO ? await ensureDemoAccount() : null;
+  // Created before Next loads its bundle, which then finds this same runtime (server/runtime/process-runtime.ts).
+  const runtime = processRuntime();
 
   // dist/server.js lives one level below the project root, where .next/ is.
   const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname: 'localhost', port: e.PORT });
@@ -50,7 +52,7 @@ async function main() {
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
     if (pathname === CHAT_PATH || pathname === CHAT_PATH + '/') {
-      if (req.method === 'POST') return void handleChatNode(req, res);
+      if (req.method === 'POST') return void handleChatNode(runtime, req, res);
       if (req.method !== 'OPTIONS') {
         return sendNodeError(res, new AppError('method_not_allowed', 'Use POST for /api/v1/chat/completions', {}, { allow: 'POST' }), newRequestId());
       }
@@ -77,7 +79,6 @@ async function main() {
   const port = (server.address() as { port: number }).port;
   if (e.embedded) cliToken = writeServerInfo(e.dataDir, { pid: process.pid, port, dbThreadId: database_.dbThreadId });
   const stopSweeper = startReservationSweeper();
-  const stopFlusher = startUsageFlusher();
 
   const base = `http://localhost:${port}`;
   console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);
@@ -114,7 +115,8 @@ async function main() {
     while (Date.now() < deadline && (await new Promise<number>((r) => server.getConnections((_, n) => r(n)))) > 0) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    await stopFlusher();
+    // Both bundles' settlements are in the one runtime's queue: write them all before the database closes.
+    await runtime.close();
     await closeDatabase().catch(() => {});
     process.exit(0);
   };

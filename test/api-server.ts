@@ -1,12 +1,13 @@
 // Test support: serves the real Next route handlers (app/api/**/route.ts) on a node:http server, with
 // Next's file-system routing rules (static segments before [param] before [...catchAll]), so REST routes
 // are tested through HTTP without a Next build. The chat endpoint is served by the fast path, as in
-// production. Handlers receive the same (Request, { params: Promise }) arguments Next gives them.
+// production, with a runtime of its own (built when the server starts, from the environment then). Handlers receive the same (Request, { params: Promise }) arguments Next gives them.
 import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { handleChatNode } from '@/server/gateway/node-handler';
+import { createRuntime, type Runtime } from '@/server/runtime/runtime';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
 
@@ -55,6 +56,8 @@ function match(route: Route, parts: string[]): Record<string, string | string[]>
 export interface ApiServer {
   /** e.g. http://127.0.0.1:1234 — routes are at `${origin}/api/v1/...`. */
   origin: string;
+  /** The chat fast path's runtime: its settlement queue, rate limiter, providers. */
+  runtime: Runtime;
   close(): Promise<void>;
 }
 
@@ -68,9 +71,10 @@ export async function startApiServer(): Promise<ApiServer> {
     return b.segments.length - a.segments.length;
   });
 
+  const runtime = createRuntime();
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/api/v1/chat/completions' && req.method === 'POST') return void handleChatNode(req, res);
+    if (url.pathname === '/api/v1/chat/completions' && req.method === 'POST') return void handleChatNode(runtime, req, res);
     const parts = url.pathname.split('/').filter(Boolean);
     for (const route of routes) {
       const params = match(route, parts);
@@ -104,10 +108,13 @@ export async function startApiServer(): Promise<ApiServer> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
+    runtime,
+    close: async () => {
+      await new Promise<void>((r) => {
         server.closeAllConnections();
         server.close(() => r());
-      }),
+      });
+      await runtime.close();
+    },
   };
 }

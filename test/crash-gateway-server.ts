@@ -7,13 +7,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openDatabase, setDatabase } from '@/server/db';
 import { handleChatNode } from '@/server/gateway/node-handler';
+import { createRuntime } from '@/server/runtime/runtime';
 
 async function main() {
   const databaseUrl = process.env.CRASH_DATABASE_URL;
   const dataDir = process.env.CRASH_DATA_DIR;
   if (!databaseUrl && !dataDir) throw new Error('Set CRASH_DATABASE_URL or CRASH_DATA_DIR');
   setDatabase(await openDatabase({ databaseUrl, dataDir, migrate: false }));
-  const server = http.createServer((req, res) => void handleChatNode(req, res));
+  const runtime = createRuntime();
+  const server = http.createServer((req, res) => void handleChatNode(runtime, req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.stdout.write(JSON.stringify({ port: (server.address() as AddressInfo).port, pid: process.pid }) + '\n');
 }

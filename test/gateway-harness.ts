@@ -1,15 +1,15 @@
 // Test support for the gateway: a fake upstream speaking every provider's wire format (replaying the
-// fixtures kept next to each adapter), the real chat handler on a real node:http server, and a funded
-// user with an API key. Tests choose what the upstream answers through `upstream.respond`.
+// fixtures kept next to each adapter), the real chat handler on a real node:http server with a runtime of
+// its own (server/runtime), and a funded user with an API key. Tests choose what the upstream answers
+// through `upstream.respond`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resetEnvCache } from '@/server/env';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { handleChatNode } from '@/server/gateway/node-handler';
-import { resetRateLimits } from '@/server/gateway/rate-limit';
 import { grantCredits } from '@/server/ledger/balance';
-import { resetProviderRegistry } from '@/server/providers/registry';
+import { createRuntime, type Runtime, type RuntimeOptions } from '@/server/runtime/runtime';
 import { createUser } from '@/server/users/create-user';
 import { fixtureChunks, readFixture, startFakeUpstream, type FakeResponse } from './fake-upstream';
 
@@ -19,11 +19,15 @@ export interface GatewayHarness {
   baseUrl: string;
   upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
   respond: Responder;
+  /** The runtime the chat handler is served with (its settlement queue, limits, pools). */
+  runtime: Runtime;
+  /** Closes the runtime (its queued settlements are written) and serves a new one, built from the environment as it is now. */
+  renewRuntime(options?: RuntimeOptions): Promise<Runtime>;
   close(): Promise<void>;
 }
 
 /** Points every provider at one fake upstream and serves the chat handler; call inside beforeAll. */
-export async function startGatewayHarness(): Promise<GatewayHarness> {
+export async function startGatewayHarness(options: RuntimeOptions = {}): Promise<GatewayHarness> {
   const h = { respond: (() => ({ status: 500, json: { error: { message: 'no responder set' } } })) as Responder } as GatewayHarness;
   const upstream = await startFakeUpstream((req) => h.respond({ path: req.path, body: req.body, headers: req.headers }));
   process.env.OPENAI_BASE_URL = `${upstream.url}/v1`;
@@ -36,17 +40,21 @@ export async function startGatewayHarness(): Promise<GatewayHarness> {
   process.env.DEEPSEEK_API_KEY = 'sk-deepseek-upstream-SECRET';
   process.env.RATE_LIMIT_RPM = '100000';
   resetEnvCache();
-  resetProviderRegistry();
-  resetRateLimits();
   await seedCatalog();
 
-  const server = http.createServer((req, res) => void handleChatNode(req, res));
+  h.runtime = createRuntime(options);
+  h.renewRuntime = async (next = options) => {
+    await h.runtime.close();
+    return (h.runtime = createRuntime(next));
+  };
+  const server = http.createServer((req, res) => void handleChatNode(h.runtime, req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   h.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
   h.upstream = upstream;
   h.close = async () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
+    await h.runtime.close();
     await upstream.close();
   };
   return h;

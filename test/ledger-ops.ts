@@ -11,9 +11,12 @@ import { sweepExpiredReservations } from '@/server/ledger/sweep-reservations';
 import { createPromotion } from '@/server/promotions/create-promotion';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import { grantPromotion } from '@/server/promotions/grant-promotion';
-import { enqueueSettlement, flushSettlements } from '@/server/ledger/settlement-queue';
+import { SettlementQueue } from '@/server/ledger/settlement-queue';
 
 export const DAY_MS = 86_400_000;
+
+/** The batched writer the `viaFlush` settlements go through (a runtime's queue, as the gateway uses). */
+const settlements = new SettlementQueue();
 
 export type Op =
   | { t: 'grant'; micros: bigint }
@@ -97,8 +100,8 @@ export async function runOp(s: Subject, op: Op): Promise<Outcome> {
       const g = s.gens[op.pick % s.gens.length];
       const input = { generationId: g.id, accountId: s.accountId, costMicros: settleCost(g, op.percent), usage: usage(op.status) };
       if (op.viaFlush) {
-        const written = enqueueSettlement(input);
-        await flushSettlements();
+        const written = settlements.enqueue(input);
+        await settlements.flush();
         await written;
       } else await settleGeneration(input);
       return { gen: g };

@@ -3,7 +3,6 @@ import { decideDeviceAuthorization, findDeviceAuthorization } from '@/server/aut
 import { approveRedirectAuthorization } from '@/server/auth/redirect-authorization';
 import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { grantCredits } from '@/server/ledger/balance';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
 import { jsonClient, testUser, uniqueEmail } from '@/test/accounts';
@@ -150,7 +149,7 @@ describeEachDatabase('REST /api/v1/auth', () => {
       const chat = await call('POST', '/chat/completions', token, { model: 'switchboard/echo', messages: [{ role: 'user', content: 'hi' }], stream: false });
       expect(chat.status).toBe(200);
       expect(chat.body.choices[0].message.role).toBe('assistant');
-      await flushSettlements();
+      await api.runtime.settlements.flush();
 
       expect((await call('DELETE', '/users/me', token)).status).toBe(200);
       expect((await call('GET', '/users/me', token)).status).toBe(401);

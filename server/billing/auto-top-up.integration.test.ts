@@ -1,4 +1,4 @@
-// Auto top-up through the real settlement path (reserve → enqueueSettlement → batched flush → trigger) with
+// Auto top-up through the real settlement path (reserve → the settlement queue → batched flush → trigger) with
 // Stripe (the local fake): a burst of charges below the threshold buys exactly one top-up; a declined
 // top-up switches it off and says why.
 import { expect, it } from 'vitest';
@@ -6,17 +6,18 @@ import { maybeTriggerAutoTopUps } from '@/server/billing/maybe-trigger-auto-top-
 import { db } from '@/server/db';
 import { grantCredits } from '@/server/ledger/balance';
 import { newRowId, reserveCredits } from '@/server/ledger/reserve';
-import { enqueueSettlement } from '@/server/ledger/settlement-queue';
+import { SettlementQueue } from '@/server/ledger/settlement-queue';
 import { balanceMicros, billingUser, eventually, saveCard, useBillingHarness } from '@/test/billing-factories';
 import { describeEachDatabase } from '@/test/db';
 
 /** `n` generations of `costMicros` each, reserved and settled concurrently, as the gateway does. */
 async function burstOfCharges(accountId: string, n: number, costMicros: bigint) {
+  const settlements = new SettlementQueue();
   await Promise.all(
     Array.from({ length: n }, async () => {
       const generationId = `gen-test-${newRowId()}`;
       await reserveCredits({ accountId, amountMicros: costMicros, generationId });
-      await enqueueSettlement({
+      await settlements.enqueue({
         generationId, accountId, costMicros,
         usage: { model: 'switchboard/echo', provider: 'echo', promptTokens: 1, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, latencyMs: 1, status: 'SUCCESS', streamed: false },
       });

@@ -8,9 +8,7 @@ import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { generateSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
-import { resetRateLimits } from '@/server/gateway/rate-limit';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
@@ -58,7 +56,7 @@ describeEachDatabase('chat completions: admission order', () => {
 
   it('a key limited to other models: 404 for an unknown model first, then 403 before capability errors, and nothing reserved', async () => {
     const { key } = await createApiKey({ userId: u.user.id, input: { name: 'limited', allowed_models: ['openai/gpt-4o-mini'] } });
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const before = await reserved();
     expect(await status(await post({ ...echo, model: 'nope/nope' }, key))).toMatchObject({ status: 404 });
     expect(await status(await post(image, key))).toMatchObject({ status: 403, type: 'forbidden' });
@@ -71,7 +69,6 @@ describeEachDatabase('chat completions: admission order', () => {
   it('429 only for a valid key over its limit; an invalid key is still 401', async () => {
     process.env.RATE_LIMIT_RPM = '2';
     resetEnvCache();
-    resetRateLimits();
     try {
       const unknown = generateSecret(TOKEN_PREFIX.apiKey);
       const { key } = await createApiKey({ userId: u.user.id, input: { name: 'limited-rate' } });
@@ -82,7 +79,6 @@ describeEachDatabase('chat completions: admission order', () => {
     } finally {
       process.env.RATE_LIMIT_RPM = '100000';
       resetEnvCache();
-      resetRateLimits();
     }
   });
 

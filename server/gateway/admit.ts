@@ -9,13 +9,12 @@ import { resolveModelOrThrow, type CatalogModel } from '@/server/catalog/resolve
 import { AppError } from '@/server/errors';
 import { newGenerationId } from '@/server/http/request-id';
 import { reserveCredits } from '@/server/ledger/reserve';
-import { reserveForApiKey } from '@/server/ledger/reserve-for-api-key';
-import { providerRegistry, type ProviderEntry } from '@/server/providers/registry';
+import type { ProviderEntry } from '@/server/providers/registry';
 import type { ChatRequest, ConvertContext, UpstreamRequest } from '@/server/providers/types';
+import type { Runtime } from '@/server/runtime/runtime';
 import { hasImages, MAX_BODY_BYTES, parseChatRequest } from './chat-request-schema';
 import { reservationMicros } from './cost';
-import { dispatchEarly, forgetKey, claimEarlyDispatch, rememberAdmission } from './early-dispatch';
-import { checkRateLimit } from './rate-limit';
+import { dispatchEarly } from './early-dispatch';
 import type { UpstreamResponse } from './upstream-client';
 import type { ChatTransport } from './transport';
 
@@ -44,16 +43,16 @@ const EARLY_BODY_MAX = 256 * 1024;
  * @param authenticated a principal the caller already authenticated (the console's playground, signed in
  *   with a session); otherwise the Bearer credential of the request is used.
  */
-export async function admit(t: ChatTransport, authenticated?: Principal): Promise<Admission> {
+export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<Admission> {
   const token = authenticated ? null : bearerFromHeader(t.header('authorization'));
   if (token && isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) {
     const declared = Number(t.header('content-length'));
-    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(t, token);
+    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(rt, t, token);
   }
 
   const principal = authenticated ?? (await authenticateBearer(t.header('authorization')));
-  await checkRateLimit(token && principal.kind === 'api_key' ? apiKeySubject(token) : principal.apiKey?.id ?? `user:${principal.userId}`);
-  const p = await prepare(t, (model) => authorizeModel(principal, model));
+  await rt.rateLimiter.check(token && principal.kind === 'api_key' ? apiKeySubject(token) : principal.apiKey?.id ?? `user:${principal.userId}`);
+  const p = await prepare(rt, t, (model) => authorizeModel(principal, model));
 
   const generationId = newGenerationId();
   const reservedMicros = reservationMicros(p.req, p.model);
@@ -75,13 +74,13 @@ export async function admit(t: ChatTransport, authenticated?: Principal): Promis
  * authenticates the key, checks its allowed models and reserves (ledger/reserve-for-api-key.ts). The
  * rate limit is counted by the key's hash, which identifies it as its id does.
  */
-async function admitApiKey(t: ChatTransport, token: string): Promise<Admission> {
+async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promise<Admission> {
   const keyHash = hashSecret(token);
   let resolved: CatalogModel | undefined;
   let p: Prepared;
   try {
-    await checkRateLimit(`key:${keyHash}`);
-    p = await prepare(t, (model) => void (resolved = model));
+    await rt.rateLimiter.check(`key:${keyHash}`);
+    p = await prepare(rt, t, (model) => void (resolved = model));
   } catch (err) {
     // Refused before the key was checked: answer in admission order all the same — 401 for a bad key
     // before anything else, then 403 for a model the key may not use before what is checked after it.
@@ -92,14 +91,14 @@ async function admitApiKey(t: ChatTransport, token: string): Promise<Admission> 
 
   const generationId = newGenerationId();
   const reservedMicros = reservationMicros(p.req, p.model);
-  const early = p.upstreamRequest && claimEarlyDispatch(keyHash, reservedMicros) ? dispatchEarly(p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
+  const early = p.upstreamRequest && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly(rt.upstream, p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
   try {
-    const r = await reserveForApiKey({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
+    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
     if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
-    else rememberAdmission(keyHash, r.headroomMicros);
+    else rt.warmKeys.remember(keyHash, r.headroomMicros);
     return { principal: r.principal, ...p, generationId, reservedMicros, tracking: tracking(t), upstream: early?.response };
   } catch (err) {
-    forgetKey(keyHash);
+    rt.warmKeys.forget(keyHash);
     early?.cancel();
     throw err;
   }
@@ -121,7 +120,7 @@ function tracking(t: ChatTransport): Admission['tracking'] {
 type Prepared = Pick<Admission, 'req' | 'model' | 'provider' | 'ctx' | 'upstreamRequest'>;
 
 /** Parse (400/413/415) → resolve model (404) → authorize it (403) → capabilities (400) → provider (503) → convert (400). */
-async function prepare(t: ChatTransport, authorize: (model: CatalogModel) => void): Promise<Prepared> {
+async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: CatalogModel) => void): Promise<Prepared> {
   const ct = t.header('content-type');
   if (ct && !/^application\/(json|[\w.+-]*\+json)\b/i.test(ct)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
   const raw = await t.readBody(MAX_BODY_BYTES);
@@ -139,7 +138,7 @@ async function prepare(t: ChatTransport, authorize: (model: CatalogModel) => voi
   if (!model.supportsImages && hasImages(req)) {
     throw new AppError('bad_request', `${model.id} does not accept image input (supportsImages is false). Remove the image_url parts or pick a model with supportsImages.`, { model: model.id, capability: 'supportsImages' });
   }
-  const provider = providerRegistry().get(model.provider);
+  const provider = rt.providers.get(model.provider);
   if (!provider) throw new AppError('service_unavailable', `No provider "${model.provider}" is available for ${model.id}`, { model: model.id });
   if (!provider.configured) {
     throw new AppError('service_unavailable', `${model.id} is not available on this server: the operator has not configured ${provider.missing}.`, { model: model.id, provider: model.provider });

@@ -8,9 +8,7 @@ import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { generateSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
-import { resetEarlyDispatch } from '@/server/gateway/early-dispatch';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, readSse, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 import { fixtureChunks } from '@/test/fake-upstream';
@@ -54,10 +52,10 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     h = await startGatewayHarness();
   });
   afterAll(() => h?.close());
-  beforeEach(() => {
+  beforeEach(async () => {
     delete process.env.EARLY_DISPATCH;
     resetEnvCache();
-    resetEarlyDispatch();
+    await h.renewRuntime(); // no key is warm
     h.respond = replay('openai', 'text');
   });
 
@@ -131,7 +129,7 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     expect(ws.done && cs.done).toBe(true);
     expect(ws.chunks.map((x) => x.choices?.[0]?.delta?.content ?? '').join('')).toBe(cs.chunks.map((x) => x.choices?.[0]?.delta?.content ?? '').join(''));
     expect(h.upstream.requests.length).toBe(before + 2);
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const bal = await getBalanceOrThrow(u.user.personal_account_id);
     expect(bal.reservedMicros).toBe(0n);
   });
@@ -142,7 +140,7 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     const first = await post(u.key, true);
     expect(first.status).toBe(200);
     await readSse(first);
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const balanceBefore = await getBalanceOrThrow(u.user.personal_account_id);
     const usageBefore = await (await db()).usageRecord.count({ where: { accountId: u.user.personal_account_id } });
     await deleteApiKey({ userId: u.user.id, keyId: u.apiKey.id });
@@ -160,7 +158,7 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     expect((await r.json()).error.message).toBe('Invalid API key');
     expect((await h.upstream.whenClosed(before)).aborted).toBe(true);
 
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const balanceAfter = await getBalanceOrThrow(u.user.personal_account_id);
     expect(balanceAfter.totalMicros).toBe(balanceBefore.totalMicros);
     expect(balanceAfter.reservedMicros).toBe(0n);

@@ -18,40 +18,40 @@
 import { env } from '@/server/env';
 import type { ProviderAdapter, UpstreamRequest } from '@/server/providers/types';
 import { openUpstream } from './open-upstream';
-import type { UpstreamResponse } from './upstream-client';
+import type { UpstreamPools, UpstreamResponse } from './upstream-client';
 
 const WARM_MS = 60_000;
 const HEADROOM_FACTOR = 20n;
 const MAX_KEYS = 10_000;
 
-const warm = new Map<string, { until: number; headroom: bigint }>();
+/** The keys this process admitted recently, with the credit they had left: one table per process (server/runtime). */
+export class WarmKeys {
+  private readonly warm = new Map<string, { until: number; headroom: bigint }>();
 
-/** Whether this request may go to the provider before its admission completes; if so, its reservation is taken from the key's remembered headroom. */
-export function claimEarlyDispatch(keyHash: string, reservationMicros: bigint, now = Date.now()): boolean {
-  if (!env().EARLY_DISPATCH) return false;
-  const w = warm.get(keyHash);
-  if (!w || w.until < now) return false;
-  if (w.headroom < reservationMicros * HEADROOM_FACTOR) return false;
-  w.headroom -= reservationMicros;
-  return true;
-}
-
-/** An admission succeeded: remember the key as warm, with the credit it had left. */
-export function rememberAdmission(keyHash: string, headroomMicros: bigint, now = Date.now()): void {
-  if (warm.size >= MAX_KEYS && !warm.has(keyHash)) {
-    for (const [k, w] of warm) if (w.until < now) warm.delete(k);
-    if (warm.size >= MAX_KEYS) warm.clear();
+  /** Whether this request may go to the provider before its admission completes; if so, its reservation is taken from the key's remembered headroom. */
+  claim(keyHash: string, reservationMicros: bigint, now = Date.now()): boolean {
+    if (!env().EARLY_DISPATCH) return false;
+    const w = this.warm.get(keyHash);
+    if (!w || w.until < now) return false;
+    if (w.headroom < reservationMicros * HEADROOM_FACTOR) return false;
+    w.headroom -= reservationMicros;
+    return true;
   }
-  warm.set(keyHash, { until: now + WARM_MS, headroom: headroomMicros });
-}
 
-/** The key was refused (or is gone): no early dispatch until it is admitted again. */
-export function forgetKey(keyHash: string): void {
-  warm.delete(keyHash);
-}
+  /** An admission succeeded: remember the key as warm, with the credit it had left. */
+  remember(keyHash: string, headroomMicros: bigint, now = Date.now()): void {
+    const warm = this.warm;
+    if (warm.size >= MAX_KEYS && !warm.has(keyHash)) {
+      for (const [k, w] of warm) if (w.until < now) warm.delete(k);
+      if (warm.size >= MAX_KEYS) warm.clear();
+    }
+    warm.set(keyHash, { until: now + WARM_MS, headroom: headroomMicros });
+  }
 
-export function resetEarlyDispatch(): void {
-  warm.clear();
+  /** The key was refused (or is gone): no early dispatch until it is admitted again. */
+  forget(keyHash: string): void {
+    this.warm.delete(keyHash);
+  }
 }
 
 export interface EarlyUpstream {
@@ -61,12 +61,12 @@ export interface EarlyUpstream {
   cancel(): void;
 }
 
-export function dispatchEarly(adapter: ProviderAdapter, request: UpstreamRequest, provider: string, clientSignal: AbortSignal): EarlyUpstream {
+export function dispatchEarly(pools: UpstreamPools, adapter: ProviderAdapter, request: UpstreamRequest, provider: string, clientSignal: AbortSignal): EarlyUpstream {
   const controller = new AbortController();
   const onClientAbort = () => controller.abort(clientSignal.reason);
   if (clientSignal.aborted) controller.abort(clientSignal.reason);
   else clientSignal.addEventListener('abort', onClientAbort, { once: true });
-  const response = openUpstream(adapter, request, provider, controller.signal);
+  const response = openUpstream(pools, adapter, request, provider, controller.signal);
   // Awaited only after admission; until then a failure must not count as an unhandled rejection. (On
   // success the listener stays: a client that goes away later must still abort the provider request.)
   response.catch(() => clientSignal.removeEventListener('abort', onClientAbort));

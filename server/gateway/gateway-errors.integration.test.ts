@@ -5,9 +5,7 @@ import { db } from '@/server/db';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
-import { setKeepAliveInterval } from '@/server/gateway/run-streaming';
 import { RETRY } from '@/server/gateway/open-upstream';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks, readFixture } from '@/test/fake-upstream';
 import { fundedUser, readSse, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
@@ -94,14 +92,14 @@ describeEachDatabase('chat completions: errors', () => {
   it('upstream 429 → 429 with Retry-After, not retried, nothing charged', async () => {
     let calls = 0;
     h.respond = () => (calls++, { status: 429, json: JSON.parse(readFixture('openai', 'rate_limited.error.json')), headers: { 'retry-after': '7', 'x-request-id': 'req_up_1' } });
-    await flushSettlements(); // earlier tests' charges may still be queued: they must land before 'before'
+    await h.runtime.settlements.flush(); // earlier tests' charges may still be queued: they must land before 'before'
     const before = await getBalanceOrThrow(account);
     const res = await post({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
     expect(res.headers.get('retry-after')).toBe('7');
     const err = await expectError(res, 429);
     expect(err.metadata).toMatchObject({ provider: 'openai', upstream_status: 429, upstream_request_id: 'req_up_1' });
     expect(calls).toBe(1);
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const after = await getBalanceOrThrow(account);
     expect(after.totalMicros).toBe(before.totalMicros);
     expect(after.reservedMicros).toBe(0n);
@@ -144,7 +142,7 @@ describeEachDatabase('chat completions: errors', () => {
     expect(last.choices[0].finish_reason).toBe('error');
     expect(last.choices[0].error.code).toBe('server_error');
     expect(last.usage.cost).toBeGreaterThan(0);
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const rec = await (await db()).usageRecord.findUnique({ where: { id: last.id } });
     expect(rec).toMatchObject({ status: 'ERROR', errorCode: 'server_error' });
     expect(microsToUsd(rec!.costMicros)).toBe(last.usage.cost);
@@ -165,10 +163,10 @@ describeEachDatabase('chat completions: errors', () => {
   });
 
   it('sends SSE keep-alive comments while the upstream is slow', async () => {
-    setKeepAliveInterval(100);
+    await h.renewRuntime({ streamKeepAliveMs: 100 });
     h.respond = () => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, sse: fixtureChunks('openai', 'text.chunks.txt'), delayMs: 400 });
     const { comments, done } = await readSse(await post({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }));
-    setKeepAliveInterval(10_000);
+    await h.renewRuntime();
     expect(done).toBe(true);
     expect(comments).toBeGreaterThan(0);
   });
@@ -185,7 +183,7 @@ describeEachDatabase('chat completions: errors', () => {
     const req = h.upstream.requests.at(-1)!;
     for (let i = 0; i < 50 && !req.aborted; i++) await new Promise((r) => setTimeout(r, 20));
     expect(req.aborted).toBe(true);
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const rec = await (await db()).usageRecord.findFirst({ where: { userId, status: 'ABORTED' }, orderBy: { createdAt: 'desc' } });
     expect(rec).not.toBeNull();
     expect((await getBalanceOrThrow(account)).reservedMicros).toBe(0n);

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
@@ -23,7 +22,7 @@ describeEachDatabase('chat completions through each provider', () => {
   afterAll(() => h?.close());
 
   async function expectCharged(id: string, cost: number) {
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const rec = await (await db()).usageRecord.findUnique({ where: { id } });
     expect(rec, `usage record for ${id}`).not.toBeNull();
     expect(microsToUsd(rec!.costMicros)).toBe(cost);
@@ -172,7 +171,7 @@ describeEachDatabase('chat completions through each provider', () => {
       body: JSON.stringify({ model: 'switchboard/echo', messages: [{ role: 'user', content: 'hi' }], stream: false }),
     });
     const body = await res.json();
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const rec = await (await db()).usageRecord.findUnique({ where: { id: body.id } });
     expect(rec).toMatchObject({ httpReferer: 'https://app.example', xTitle: 'My App', taskId: 'task-42', streamed: false, requestId: res.headers.get('x-request-id') });
   });

@@ -4,20 +4,21 @@
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { errorReply } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
-import { enqueueSettlement } from '@/server/ledger/settlement-queue';
 import { EMPTY_USAGE } from '@/server/providers/types';
+import type { Runtime } from '@/server/runtime/runtime';
 import { admit, type Admission } from './admit';
 import { runNonStreaming } from './run-non-streaming';
 import { runStreaming } from './run-streaming';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import type { ChatTransport } from './transport';
 
-export async function handleChat(t: ChatTransport, authenticated?: Principal): Promise<void> {
+/** @param rt the process's runtime (server/runtime): settlement queue, batcher, pools, providers, limits. */
+export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<void> {
   const requestId = newRequestId();
   const started = performance.now();
   let a: Admission;
   try {
-    a = await admit(t, authenticated);
+    a = await admit(rt, t, authenticated);
   } catch (err) {
     const { status, body, headers } = errorReply(err, requestId, 'admission');
     t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
@@ -26,7 +27,7 @@ export async function handleChat(t: ChatTransport, authenticated?: Principal): P
 
   let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream };
   try {
-    outcome = a.req.stream ? await runStreaming(t, a, requestId, started) : await runNonStreaming(t, a, requestId);
+    outcome = a.req.stream ? await runStreaming(rt, t, a, requestId, started) : await runNonStreaming(rt, t, a, requestId);
   } catch (err) {
     // Only reached before anything was sent: the client gets an HTTP error; nothing is charged.
     const aborted = t.signal.aborted;
@@ -43,13 +44,13 @@ export async function handleChat(t: ChatTransport, authenticated?: Principal): P
       streamed: a.req.stream,
     };
   } finally {
-    settle(a, outcome, requestId, started);
+    settle(rt, a, outcome, requestId, started);
   }
 }
 
-function settle(a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
+function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
   const { costMicros, cacheSavingsMicros, unbilledMicros } = chargeFor(a.model, o, a.reservedMicros);
-  void enqueueSettlement({
+  void rt.settlements.enqueue({
     generationId: a.generationId,
     accountId: a.principal.accountId,
     costMicros,

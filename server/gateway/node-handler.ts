@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readNodeBody } from '@/server/http/read-body';
+import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
 import type { ChatTransport } from './transport';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
-export function handleChatNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const controller = new AbortController();
   // 'close' on the response fires when the socket goes away before we ended: the client disconnected.
   res.on('close', () => {
@@ -44,5 +45,5 @@ export function handleChatNode(req: IncomingMessage, res: ServerResponse): Promi
       if (!res.writableEnded) res.end();
     },
   };
-  return handleChat(transport);
+  return handleChat(rt, transport);
 }

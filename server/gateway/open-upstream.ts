@@ -3,7 +3,7 @@
 // the AppError the client gets: our provider keys and the upstream's raw error bodies never leak.
 import { AppError } from '@/server/errors';
 import type { ProviderAdapter, UpstreamFailure, UpstreamRequest } from '@/server/providers/types';
-import { sendUpstream, type UpstreamResponse } from './upstream-client';
+import type { UpstreamPools, UpstreamResponse } from './upstream-client';
 
 export const RETRY = { attempts: 3, baseDelayMs: 250 };
 
@@ -62,14 +62,14 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
-export async function openUpstream(adapter: ProviderAdapter, request: UpstreamRequest, provider: string, signal: AbortSignal): Promise<UpstreamResponse> {
+export async function openUpstream(pools: UpstreamPools, adapter: ProviderAdapter, request: UpstreamRequest, provider: string, signal: AbortSignal): Promise<UpstreamResponse> {
   let lastError: AppError | undefined;
   for (let attempt = 0; attempt < RETRY.attempts; attempt++) {
     if (attempt > 0) await sleep(RETRY.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), signal);
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
     let res: UpstreamResponse;
     try {
-      res = await sendUpstream(request, signal);
+      res = await pools.send(request, signal);
     } catch (err) {
       if (signal.aborted) throw err;
       lastError = networkError(err, provider);

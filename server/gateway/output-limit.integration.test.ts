@@ -9,7 +9,6 @@ import { resolveModelOrThrow } from '@/server/catalog/resolve-model';
 import { db } from '@/server/db';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { usdToMicros } from '@/server/ledger/money';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { overrunCompletion, overrunStream } from '@/test/fake-upstream-overrun';
@@ -28,7 +27,7 @@ describeEachDatabase('an upstream that ignores max_tokens', () => {
     api = await startApiServer();
   });
   afterAll(async () => {
-    await flushSettlements();
+    await api.runtime.settlements.flush();
     await api?.close();
     await h?.close();
   });
@@ -40,7 +39,7 @@ describeEachDatabase('an upstream that ignores max_tokens', () => {
 
   /** After settlement: charged exactly usage.cost, never more than the reservation, never below zero. */
   async function expectChargedAtMostTheReservation(u: Awaited<ReturnType<typeof fundedUser>>, id: string, cost: number, reserved: bigint, fundedMicros: bigint) {
-    await flushSettlements();
+    await api.runtime.settlements.flush();
     const prisma = await db();
     const charged = usdToMicros(cost);
     expect(charged).toBeGreaterThan(0n);
@@ -123,7 +122,7 @@ describeEachDatabase('an upstream that ignores max_tokens', () => {
     const last = chunks.at(-1);
     expect(last.choices[0].finish_reason).toBe('stop');
     expect(last.usage.completion_tokens).toBe(50);
-    await flushSettlements();
+    await api.runtime.settlements.flush();
     expect(await generation(u.key, last.id)).toMatchObject({ total_cost: last.usage.cost, unbilled_cost_micros: '0' });
   });
 });

@@ -2,12 +2,13 @@
 // Production serves the same handler on the node:http fast path (server/main.ts).
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { AppError } from '@/server/errors';
+import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
 import type { ChatTransport } from './transport';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
 
-export function handleChatRequest(request: Request, authenticated?: Principal): Promise<Response> {
+export function handleChatRequest(rt: Runtime, request: Request, authenticated?: Principal): Promise<Response> {
   return new Promise<Response>((resolve) => {
     const encoder = new TextEncoder();
     let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
@@ -48,6 +49,6 @@ export function handleChatRequest(request: Request, authenticated?: Principal): 
         }
       },
     };
-    void handleChat(transport, authenticated);
+    void handleChat(rt, transport, authenticated);
   });
 }

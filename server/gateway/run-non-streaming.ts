@@ -6,15 +6,16 @@ import { maxOutputTokens } from './cost';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import { capCompleteAnswer } from './output-limit';
 import { openUpstream } from './open-upstream';
+import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
 
-export async function runNonStreaming(t: ChatTransport, a: Admission, requestId: string): Promise<GenerationOutcome> {
+export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string): Promise<GenerationOutcome> {
   const adapter = a.provider.adapter;
   let body: unknown;
   if (adapter.local) {
     body = adapter.local.complete(a.req);
   } else {
-    const res = await (a.upstream ?? openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal));
+    const res = await (a.upstream ?? openUpstream(rt.upstream, adapter, a.upstreamRequest!, a.model.provider, t.signal));
     const text = await res.body.text();
     try {
       body = JSON.parse(text);

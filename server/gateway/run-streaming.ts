@@ -10,15 +10,10 @@ import { maxOutputTokens } from './cost';
 import { chargeFor, estimateTokensFromChars, type GenerationOutcome } from './outcome';
 import { OutputMeter } from './output-limit';
 import { openUpstream, UpstreamHttpError } from './open-upstream';
+import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
 
-let keepAliveMs = 10_000;
-/** Tests shorten the keep-alive interval. */
-export function setKeepAliveInterval(ms: number): void {
-  keepAliveMs = ms;
-}
-
-export async function runStreaming(t: ChatTransport, a: Admission, requestId: string, started: number): Promise<GenerationOutcome> {
+export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, started: number): Promise<GenerationOutcome> {
   const adapter = a.provider.adapter;
   const converter: StreamConverter = adapter.createStreamConverter(a.ctx);
   // Upstream bytes (parsed here, chunk by chunk) or, for a local adapter, its events.
@@ -30,7 +25,7 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
     events = adapter.local.stream(a.req, t.signal);
   } else {
     try {
-      const res = await (a.upstream ?? openUpstream(adapter, a.upstreamRequest!, a.model.provider, t.signal));
+      const res = await (a.upstream ?? openUpstream(rt.upstream, adapter, a.upstreamRequest!, a.model.provider, t.signal));
       body = res.body;
     } catch (err) {
       // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code.
@@ -48,6 +43,7 @@ export async function runStreaming(t: ChatTransport, a: Admission, requestId: st
     return t.write(s);
   };
   await write(w.delta({ role: 'assistant', content: '' }));
+  const keepAliveMs = rt.streamKeepAliveMs;
   const keepAlive = setInterval(() => {
     if (Date.now() - lastWrite >= keepAliveMs) void write(KEEPALIVE);
   }, Math.max(50, Math.floor(keepAliveMs / 2)));

@@ -3,42 +3,46 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '@/server/providers/types';
 
-const pools = new Map<string, Pool>();
-
-function poolFor(origin: string): Pool {
-  let p = pools.get(origin);
-  if (!p) {
-    p = new Pool(origin, {
-      // One connection per request in flight (no pipelining): this caps concurrent generations per provider
-      // and process. Streams last minutes, so a low cap would queue new requests behind running ones (their
-      // time to first token then waits for another stream to end). Connections are cheap; keep it high.
-      connections: 8192,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      // Reasoning models can think for minutes before the first byte; streams can idle between events.
-      headersTimeout: 10 * 60_000,
-      bodyTimeout: 5 * 60_000,
-      connectTimeout: 10_000,
-    });
-    pools.set(origin, p);
-  }
-  return p;
-}
-
 export type UpstreamResponse = Dispatcher.ResponseData;
 
-export async function sendUpstream(r: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-  const url = new URL(r.url);
-  return poolFor(url.origin).request({
-    method: r.method,
-    path: url.pathname + url.search,
-    headers: r.headers,
-    body: r.body,
-    signal,
-  });
-}
+/** The connection pools of one process (server/runtime), one per provider origin. */
+export class UpstreamPools {
+  private readonly pools = new Map<string, Pool>();
 
-export async function closeUpstreamPools(): Promise<void> {
-  await Promise.all([...pools.values()].map((p) => p.close().catch(() => {})));
-  pools.clear();
+  send(r: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    const url = new URL(r.url);
+    return this.poolFor(url.origin).request({
+      method: r.method,
+      path: url.pathname + url.search,
+      headers: r.headers,
+      body: r.body,
+      signal,
+    });
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.close().catch(() => {})));
+  }
+
+  private poolFor(origin: string): Pool {
+    let p = this.pools.get(origin);
+    if (!p) {
+      p = new Pool(origin, {
+        // One connection per request in flight (no pipelining): this caps concurrent generations per provider
+        // and process. Streams last minutes, so a low cap would queue new requests behind running ones (their
+        // time to first token then waits for another stream to end). Connections are cheap; keep it high.
+        connections: 8192,
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+        // Reasoning models can think for minutes before the first byte; streams can idle between events.
+        headersTimeout: 10 * 60_000,
+        bodyTimeout: 5 * 60_000,
+        connectTimeout: 10_000,
+      });
+      this.pools.set(origin, p);
+    }
+    return p;
+  }
 }

@@ -8,7 +8,6 @@ import { resolveModelOrThrow } from '@/server/catalog/resolve-model';
 import { db } from '@/server/db';
 import { parseChatRequest } from '@/server/gateway/chat-request-schema';
 import { reservationMicros } from '@/server/gateway/cost';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks } from '@/test/fake-upstream';
 import { fundedUser, readSse, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
@@ -61,7 +60,7 @@ describeEachDatabase('concurrent streaming requests through HTTP', () => {
     expect(costs.length).toBeGreaterThan(0);
     expect(costs.length + refused).toBe(PARALLEL);
 
-    await flushSettlements();
+    await h.runtime.settlements.flush();
     const after = await getBalanceOrThrow(account);
     const spent = costs.reduce((a, b) => a + b, 0n);
     expect(before.totalMicros - after.totalMicros).toBe(spent);

@@ -4,8 +4,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { db } from '@/server/db';
-import { resetRateLimits } from '@/server/gateway/rate-limit';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestUser } from '@/test/factories';
@@ -24,10 +22,9 @@ describeEachDatabase('per-key limits through HTTP', () => {
   beforeAll(async () => {
     api = await startApiServer();
     await seedCatalog();
-    resetRateLimits();
   });
   afterAll(async () => {
-    await flushSettlements();
+    await api.runtime.settlements.flush();
     await api?.close();
   });
 
@@ -65,7 +62,7 @@ describeEachDatabase('per-key limits through HTTP', () => {
       const next = await chat(api.origin, k.key);
       expect(next.status).toBe(reset === 'never' ? 402 : 200);
       if (reset !== 'never') {
-        await flushSettlements();
+        await api.runtime.settlements.flush();
         const key = await prisma.apiKey.findUniqueOrThrow({ where: { id: k.id } });
         expect(key.windowStartedAt).toEqual(windowStart);
         expect(key.windowSpentMicros).toBeLessThan(1_800n); // the new window holds only this request's cost

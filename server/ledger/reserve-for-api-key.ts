@@ -115,7 +115,7 @@ const ADMIT_KEYS_BATCH_SQL = `
   FROM key LEFT JOIN r ON r."generationId" = key.g
   LEFT JOIN a AS acc ON acc.id = key."accountId" LEFT JOIN ku AS kh ON kh.id = key.id`;
 
-interface Row {
+export interface Row {
   id: string | null;
   keyHash: string | null;
   userId: string;
@@ -156,18 +156,15 @@ export type KeyAdmission =
   | { admitted: false; principal: Principal };
 
 /**
- * Throws the 401 of authenticateBearer for a missing, deleted or expired key and the 402 of reserveCredits
- * when the account or the key's window cannot cover the amount.
+ * One admission in one statement, unbatched (KeyAdmissionBatcher groups the chat path's). Throws the 401 of
+ * authenticateBearer for a missing, deleted or expired key and the 402 of reserveCredits when the account or
+ * the key's window cannot cover the amount.
  */
-export async function reserveForApiKey(input: KeyAdmissionInput): Promise<KeyAdmission> {
-  if (input.now || BATCH_MAX <= 1) return interpret(await single(input, input.now ?? new Date()), input);
-  return new Promise<KeyAdmission>((resolve, reject) => {
-    queue.push({ input, resolve, reject });
-    pump();
-  });
+export async function reserveForApiKey(input: KeyAdmissionInput, now = input.now ?? new Date()): Promise<KeyAdmission> {
+  return interpretKeyAdmission(await admitKeyStatement(input, now), input);
 }
 
-async function single(input: KeyAdmissionInput, now: Date): Promise<Row | undefined> {
+export async function admitKeyStatement(input: KeyAdmissionInput, now: Date): Promise<Row | undefined> {
   const { rows } = await (await database()).sql.query<Row>(
     ADMIT_KEY_SQL,
     [
@@ -188,7 +185,7 @@ async function single(input: KeyAdmissionInput, now: Date): Promise<Row | undefi
   return rows[0];
 }
 
-function interpret(row: Row | undefined, input: KeyAdmissionInput): Promise<KeyAdmission> | KeyAdmission {
+export function interpretKeyAdmission(row: Row | undefined, input: KeyAdmissionInput): Promise<KeyAdmission> | KeyAdmission {
   if (!row?.id || !row.keyHash || !secretsEqual(row.keyHash, input.keyHash) || row.deleted) throw new AppError('unauthorized', 'Invalid API key');
   if (row.expired) throw new AppError('unauthorized', 'This API key has expired');
   const principal: Principal = {
@@ -202,90 +199,19 @@ function interpret(row: Row | undefined, input: KeyAdmissionInput): Promise<KeyA
   return { admitted: true, principal, reservationId: row.reservationId, headroomMicros: BigInt(row.headroomMicros ?? '0') };
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Group admission. Admissions of a key that arrive while one of its statements is in the database wait for
-// it and then go together, as one statement: one round trip and one commit for the group. (A commit waits
-// for the WAL to reach the disk while it holds the account's row lock, so statement after statement one busy
-// key would be admitted at one request per disk flush, and queue behind its own statements.) No request
-// waits for a timer: a request whose key has nothing in flight is sent at once, as before; keys do not wait
-// for each other.
-
-/** Statements in flight at once, over all keys (the pool also serves settlement and everything else). */
-const MAX_IN_FLIGHT = 6;
-/** Requests per statement. */
-const BATCH_MAX = 64;
-
-interface Waiting {
-  input: KeyAdmissionInput;
-  resolve: (a: KeyAdmission) => void;
-  reject: (err: unknown) => void;
-}
-
-let queue: Waiting[] = [];
-let inFlight = 0;
-const busyKeys = new Set<string>();
-
-function pump(): void {
-  while (queue.length && inFlight < MAX_IN_FLIGHT) {
-    const group: Waiting[] = [];
-    const rest: Waiting[] = [];
-    for (const w of queue) (group.length < BATCH_MAX && !busyKeys.has(w.input.keyHash) ? group : rest).push(w);
-    if (group.length === 0) return;
-    queue = rest;
-    const keys = new Set(group.map((w) => w.input.keyHash));
-    for (const k of keys) busyKeys.add(k);
-    inFlight++;
-    void runGroup(group).finally(() => {
-      inFlight--;
-      for (const k of keys) busyKeys.delete(k);
-      pump();
-    });
-  }
-}
-
-const settleOne = async (w: Waiting, row: Promise<Row | undefined> | Row | undefined) => {
-  try {
-    w.resolve(await interpret(await row, w.input));
-  } catch (err) {
-    w.reject(err);
-  }
-};
-
-async function runGroup(group: Waiting[]): Promise<void> {
-  const now = new Date();
-  if (group.length === 1) return settleOne(group[0], single(group[0].input, now));
-  let rows: Row[];
-  try {
-    rows = await batch(group, now);
-  } catch {
-    // The group statement failed as a whole (nothing was written): each request on its own.
-    for (const w of group) await settleOne(w, single(w.input, now));
-    return;
-  }
-  const byOrd = new Map(rows.map((r) => [(r as Row & { ord: number }).ord, r]));
-  for (const [i, w] of group.entries()) {
-    const row = byOrd.get(i);
-    const usable = row?.id && !row.deleted && !row.expired && row.modelAllowed;
-    // Admitted, or refused before money (401/403): decided. Usable but not admitted here: its account (or
-    // one of its keys) could not cover the whole group, so it is decided alone, in order.
-    if (!usable || row.reservationId) await settleOne(w, row);
-    else await settleOne(w, single(w.input, now));
-  }
-}
-
-async function batch(group: Waiting[], now: Date): Promise<Row[]> {
-  const ttl = (w: Waiting) => w.input.ttlMs ?? 15 * 60_000;
-  const items = group.map((w, ord) => ({
+/** Many admissions in one statement; row `ord` answers inputs[ord] (see ADMIT_KEYS_BATCH_SQL). */
+export async function admitKeysStatement(inputs: KeyAdmissionInput[], now: Date): Promise<(Row & { ord: number })[]> {
+  const items = inputs.map((input, ord) => ({
     ord,
-    h: w.input.keyHash,
-    model: w.input.model,
-    provider: w.input.provider,
-    g: w.input.generationId,
-    amount: w.input.amountMicros.toString(),
+    h: input.keyHash,
+    model: input.model,
+    provider: input.provider,
+    g: input.generationId,
+    amount: input.amountMicros.toString(),
     rid: newRowId(),
-    exp: ts(new Date(now.getTime() + ttl(w))),
+    exp: ts(new Date(now.getTime() + (input.ttlMs ?? 15 * 60_000))),
   }));
-  const { rows } = await (await database()).sql.query<Row>(
+  const { rows } = await (await database()).sql.query<Row & { ord: number }>(
     ADMIT_KEYS_BATCH_SQL,
     [JSON.stringify(items), ts(now), ts(currentWindowStart('DAILY', now)), ts(currentWindowStart('WEEKLY', now)), ts(currentWindowStart('MONTHLY', now))],
     { name: 'sb_admit_api_keys' },

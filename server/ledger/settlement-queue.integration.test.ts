@@ -8,7 +8,7 @@ import { reserveCredits } from '@/server/ledger/reserve';
 import type { SettleInput } from '@/server/ledger/settle-generation';
 import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestOrganization, createTestUser } from '@/test/factories';
-import { enqueueSettlement, flushSettlements, pendingSettlements, startUsageFlusher } from './settlement-queue';
+import { SettlementQueue } from './settlement-queue';
 
 async function reserved(accountId: string, extra: { userId?: string; apiKeyId?: string; model?: string } = {}): Promise<SettleInput> {
   const generationId = `gen-${randomUUID()}`;
@@ -23,7 +23,8 @@ async function reserved(accountId: string, extra: { userId?: string; apiKeyId?: 
 
 const recorded = async (ids: string[]) => (await db()).usageRecord.count({ where: { id: { in: ids } } });
 
-describeEachDatabase('usage flush', () => {
+describeEachDatabase('settlement queue', () => {
+  const queue = new SettlementQueue();
   afterEach(() => vi.restoreAllMocks());
 
   it('a generation whose user was deleted mid-flight is written without the dangling references; its batch is not lost', async () => {
@@ -33,10 +34,10 @@ describeEachDatabase('usage flush', () => {
     const orphan = await reserved(org.id, { userId: member.user.id, apiKeyId: key.id });
     const others = await Promise.all([reserved(org.id, { userId: owner.user.id }), reserved(org.id, { userId: owner.user.id })]);
     await (await db()).user.delete({ where: { id: member.user.id } });
-    const writes = [orphan, ...others].map((s) => enqueueSettlement(s));
-    await flushSettlements();
+    const writes = [orphan, ...others].map((s) => queue.enqueue(s));
+    await queue.flush();
     await Promise.all(writes);
-    expect(pendingSettlements()).toBe(0);
+    expect(queue.pending()).toBe(0);
     expect(await recorded(others.map((s) => s.generationId))).toBe(2);
     expect(await (await db()).usageRecord.findUniqueOrThrow({ where: { id: orphan.generationId } })).toMatchObject({ userId: null, apiKeyId: null, costMicros: 1_000n, accountId: org.id });
   });
@@ -50,26 +51,26 @@ describeEachDatabase('usage flush', () => {
     try {
       const poison = await reserved(u.user.personal_account_id, { model: 'poison' });
       const first = await reserved(u.user.personal_account_id);
-      void enqueueSettlement(poison);
-      const firstWritten = enqueueSettlement(first);
-      await flushSettlements();
+      void queue.enqueue(poison);
+      const firstWritten = queue.enqueue(first);
+      await queue.flush();
       await firstWritten;
       expect(await recorded([first.generationId])).toBe(1);
-      expect(pendingSettlements()).toBe(1);
+      expect(queue.pending()).toBe(1);
       // While the poison item waits out its backoff, new settlements keep flowing.
       const later = await Promise.all([reserved(u.user.personal_account_id), reserved(u.user.personal_account_id)]);
-      const laterWritten = later.map((s) => enqueueSettlement(s));
-      await flushSettlements();
+      const laterWritten = later.map((s) => queue.enqueue(s));
+      await queue.flush();
       await Promise.all(laterWritten);
       expect(await recorded(later.map((s) => s.generationId))).toBe(2);
       expect(await recorded([poison.generationId])).toBe(0);
-      expect(pendingSettlements()).toBe(1);
+      expect(queue.pending()).toBe(1);
     } finally {
       await prisma.$executeRawUnsafe(`ALTER TABLE "UsageRecord" DROP CONSTRAINT flush_test_poison`);
     }
     // Once writable it goes through on a later retry (here: the shutdown drain, which ignores backoff).
-    await startUsageFlusher()();
-    expect(pendingSettlements()).toBe(0);
+    await queue.drain();
+    expect(queue.pending()).toBe(0);
     expect(await prisma.usageRecord.count({ where: { model: 'poison', accountId: u.user.personal_account_id } })).toBe(1);
     expect(await prisma.ledgerEntry.count({ where: { accountId: u.user.personal_account_id, kind: 'USAGE' } })).toBe(4);
   });
@@ -82,12 +83,12 @@ describeEachDatabase('usage flush', () => {
     const down = { ...real, kind: real.kind, get prisma(): never { throw new Error('connect ECONNREFUSED 127.0.0.1:5432'); } } as unknown as Database;
     setDatabase(down);
     let written = false;
-    void enqueueSettlement(item).then(() => (written = true));
+    void queue.enqueue(item).then(() => (written = true));
     try {
-      await flushSettlements(); // resolves: the failure is handled inside
+      await queue.flush(); // resolves: the failure is handled inside
       await new Promise((r) => setTimeout(r, 100));
       expect(written).toBe(false);
-      expect(pendingSettlements()).toBe(1);
+      expect(queue.pending()).toBe(1);
       expect(errors).toHaveBeenCalledWith(expect.stringMatching(/usage flush failed/), expect.stringMatching(/ECONNREFUSED/));
     } finally {
       setDatabase(real);

@@ -7,7 +7,6 @@ import { listModels } from '@/server/catalog/resolve-model';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 import { customCatalogEntries, resetCustomProviders } from './custom-providers';
-import { resetProviderRegistry } from './registry';
 
 describeEachDatabase('custom OpenAI-compatible providers', () => {
   let h: GatewayHarness;
@@ -18,14 +17,13 @@ describeEachDatabase('custom OpenAI-compatible providers', () => {
     ]);
     resetEnvCache();
     resetCustomProviders();
-    resetProviderRegistry();
+    await h.renewRuntime(); // its provider registry now has the custom provider
     await seedCatalog(customCatalogEntries());
   });
   afterAll(async () => {
     delete process.env.CUSTOM_PROVIDERS;
     resetEnvCache();
     resetCustomProviders();
-    resetProviderRegistry();
     await h?.close();
   });
 

@@ -1,4 +1,5 @@
 // Provider id (the catalog's `provider` column) → adapter and its configuration from the environment.
+// Built once per process, by the runtime (server/runtime), from the environment at that moment.
 import { env } from '@/server/env';
 import { anthropicAdapter } from './anthropic';
 import { customProviders } from './custom-providers';
@@ -26,17 +27,16 @@ const DEFAULTS = {
   deepseek: 'https://api.deepseek.com',
 };
 
-let registry: Map<string, ProviderEntry> | undefined;
+export type ProviderRegistry = ReadonlyMap<string, ProviderEntry>;
 
 function builtin(adapter: ProviderAdapter, baseUrl: string, apiKey: string | undefined, def: string, keyVar: string): ProviderEntry {
   const configured = !!apiKey || baseUrl.replace(/\/$/, '') !== def;
   return { adapter, config: { baseUrl: baseUrl.replace(/\/$/, ''), apiKey }, configured, missing: configured ? undefined : keyVar };
 }
 
-export function providerRegistry(): Map<string, ProviderEntry> {
-  if (registry) return registry;
+export function createProviderRegistry(): ProviderRegistry {
   const e = env();
-  registry = new Map<string, ProviderEntry>([
+  const registry = new Map<string, ProviderEntry>([
     ['openai', builtin(openaiAdapter, e.OPENAI_BASE_URL, e.OPENAI_API_KEY, DEFAULTS.openai, 'OPENAI_API_KEY')],
     ['anthropic', builtin(anthropicAdapter, e.ANTHROPIC_BASE_URL, e.ANTHROPIC_API_KEY, DEFAULTS.anthropic, 'ANTHROPIC_API_KEY')],
     ['gemini', builtin(geminiAdapter, e.GEMINI_BASE_URL, e.GEMINI_API_KEY, DEFAULTS.gemini, 'GEMINI_API_KEY')],
@@ -51,9 +51,4 @@ export function providerRegistry(): Map<string, ProviderEntry> {
     });
   }
   return registry;
-}
-
-/** Tests change the environment between cases. */
-export function resetProviderRegistry(): void {
-  registry = undefined;
 }

@@ -2,8 +2,6 @@
 // GET /generation for a generation made through the real chat path.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedCatalog } from '@/server/catalog/seed-catalog';
-import { resetRateLimits } from '@/server/gateway/rate-limit';
-import { flushSettlements } from '@/server/ledger/settlement-queue';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { apiCaller, createTestKey, createTestOrganization, createTestUser, insertUsage } from '@/test/factories';
@@ -26,7 +24,6 @@ describeEachDatabase('REST usage and generation', () => {
   beforeAll(async () => {
     api = await startApiServer();
     await seedCatalog();
-    resetRateLimits();
     [owner, admin, member, other, stranger] = await Promise.all([createTestUser(5), createTestUser(), createTestUser(), createTestUser(), createTestUser()]);
     org = await createTestOrganization({ usd: 5, members: [{ userId: owner.user.id, role: 'OWNER' }, { userId: admin.user.id, role: 'ADMIN' }, { userId: member.user.id, role: 'MEMBER' }, { userId: other.user.id, role: 'MEMBER' }] });
     memberOrgKey = await createTestKey(member.user.id, org.id);
@@ -149,7 +146,7 @@ describeEachDatabase('REST usage and generation', () => {
     });
     expect(res.status).toBe(200);
     const completion = await res.json();
-    await flushSettlements();
+    await api.runtime.settlements.flush();
     const mine = await get(`/generation?id=${completion.id}`, member.key);
     expect(mine.status).toBe(200);
     expect(mine.body.data).toMatchObject({

@@ -7,6 +7,7 @@ import { sessionPrincipal } from '@/server/console/session-principal';
 import { AppError, toErrorBody } from '@/server/errors';
 import { handleChatRequest } from '@/server/gateway/route-handler';
 import { publicOrigin } from '@/server/http/public-origin';
+import { processRuntime } from '@/server/runtime/process-runtime';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,5 +25,5 @@ export async function POST(request: Request): Promise<Response> {
   const userId = session?.user?.id;
   const principal = userId ? await sessionPrincipal({ userId }) : null;
   if (!principal) return errorResponse(new AppError('unauthorized', 'Sign in to use the playground'));
-  return handleChatRequest(request, principal);
+  return handleChatRequest(processRuntime(), request, principal);
 }

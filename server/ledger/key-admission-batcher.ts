@@ -1,0 +1,84 @@
+// Group admission for API keys. Admissions of a key that arrive while one of its statements is in the
+// database wait for it and then go together, as one statement: one round trip and one commit for the group.
+// (A commit waits for the WAL to reach the disk while it holds the account's row lock, so statement after
+// statement one busy key would be admitted at one request per disk flush, and queue behind its own
+// statements.) No request waits for a timer: a request whose key has nothing in flight is sent at once; keys
+// do not wait for each other. One batcher per process, owned by the runtime (server/runtime).
+import { admitKeyStatement, admitKeysStatement, interpretKeyAdmission, reserveForApiKey, type KeyAdmission, type KeyAdmissionInput, type Row } from './reserve-for-api-key';
+
+/** Statements in flight at once, over all keys (the pool also serves settlement and everything else). */
+const MAX_IN_FLIGHT = 6;
+/** Requests per statement. */
+const BATCH_MAX = 64;
+
+interface Waiting {
+  input: KeyAdmissionInput;
+  resolve: (a: KeyAdmission) => void;
+  reject: (err: unknown) => void;
+}
+
+const decide = async (w: Waiting, row: Promise<Row | undefined> | Row | undefined) => {
+  try {
+    w.resolve(await interpretKeyAdmission(await row, w.input));
+  } catch (err) {
+    w.reject(err);
+  }
+};
+
+export class KeyAdmissionBatcher {
+  private queue: Waiting[] = [];
+  private inFlight = 0;
+  private readonly busyKeys = new Set<string>();
+
+  /**
+   * Authenticates the key, checks the model and reserves, as reserveForApiKey does, grouped with the same
+   * key's admissions that arrive while one of its statements is in flight.
+   */
+  reserve(input: KeyAdmissionInput): Promise<KeyAdmission> {
+    if (input.now) return reserveForApiKey(input); // a pinned clock (tests): alone
+    return new Promise<KeyAdmission>((resolve, reject) => {
+      this.queue.push({ input, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length && this.inFlight < MAX_IN_FLIGHT) {
+      const group: Waiting[] = [];
+      const rest: Waiting[] = [];
+      for (const w of this.queue) (group.length < BATCH_MAX && !this.busyKeys.has(w.input.keyHash) ? group : rest).push(w);
+      if (group.length === 0) return;
+      this.queue = rest;
+      const keys = new Set(group.map((w) => w.input.keyHash));
+      for (const k of keys) this.busyKeys.add(k);
+      this.inFlight++;
+      void runGroup(group).finally(() => {
+        this.inFlight--;
+        for (const k of keys) this.busyKeys.delete(k);
+        this.pump();
+      });
+    }
+  }
+}
+
+async function runGroup(group: Waiting[]): Promise<void> {
+  const now = new Date();
+  if (group.length === 1) return decide(group[0], admitKeyStatement(group[0].input, now));
+  let rows: Awaited<ReturnType<typeof admitKeysStatement>>;
+  try {
+    rows = await admitKeysStatement(group.map((w) => w.input), now);
+  } catch {
+    // The group statement failed as a whole (nothing was written): each request on its own.
+    for (const w of group) await decide(w, admitKeyStatement(w.input, now));
+    return;
+  }
+  const byOrd = new Map(rows.map((r) => [r.ord, r]));
+  for (const [i, w] of group.entries()) {
+    const row = byOrd.get(i);
+    const usable = row?.id && !row.deleted && !row.expired && row.modelAllowed;
+    // Admitted, or refused before money (401/403): decided. Usable but not admitted here: its account (or
+    // one of its keys) could not cover the whole group, so it is decided alone, in order.
+    if (!usable || row.reservationId) await decide(w, row);
+    else await decide(w, admitKeyStatement(w.input, now));
+  }
+}
