@@ -60,6 +60,10 @@ export const envSchema = z
     AUTH_GITHUB_SECRET: optionalNonEmpty,
     AUTH_GOOGLE_ID: optionalNonEmpty,
     AUTH_GOOGLE_SECRET: optionalNonEmpty,
+    /** GitHub's web origin: a GitHub Enterprise Server (API at <url>/api/v3), or a local fake in tests. */
+    AUTH_GITHUB_URL: url('AUTH_GITHUB_URL').optional(),
+    /** The OpenID Connect issuer behind the Google button (discovery at <issuer>/.well-known/openid-configuration). */
+    AUTH_GOOGLE_ISSUER: url('AUTH_GOOGLE_ISSUER').default('https://accounts.google.com'),
 
     /** Requests per minute per API key on the chat endpoint. */
     RATE_LIMIT_RPM: z.coerce.number().int().min(1, 'RATE_LIMIT_RPM must be at least 1').default(600),
@@ -113,6 +117,15 @@ export function env(): Env {
 /** Tests change process.env between cases; this forgets the parsed copy. */
 export function resetEnvCache(): void {
   cached = undefined;
+}
+
+/**
+ * next-auth reads AUTH_URL from process.env itself to build its callback and action URLs, from the request's
+ * Host otherwise: with PUBLIC_URL set, it gets PUBLIC_URL's origin (the links rule of server/http/public-origin.ts).
+ */
+export function exposeAuthUrl(): void {
+  const publicUrl = env().PUBLIC_URL;
+  if (publicUrl) process.env.AUTH_URL = new URL(publicUrl).origin;
 }
 
 /** Reads a variable that is not ours (e.g. CI, TEST_DATABASE_URL in test support). */

@@ -6,6 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { NextRequest } from 'next/server';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { createRuntime, type Runtime } from '@/server/runtime/runtime';
 
@@ -90,11 +91,13 @@ export async function startApiServer(): Promise<ApiServer> {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
+      // A NextRequest, as Next hands route handlers (next-auth reads its nextUrl).
+      const request = new NextRequest(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
       try {
         const response = await handler(request, { params: Promise.resolve(params) });
-        const out: Record<string, string> = {};
+        const out: Record<string, string | string[]> = {};
         response.headers.forEach((v, k) => (out[k] = v));
+        if (response.headers.has('set-cookie')) out['set-cookie'] = response.headers.getSetCookie(); // each cookie its own header
         res.writeHead(response.status, out);
         res.end(Buffer.from(await response.arrayBuffer()));
       } catch (err) {

@@ -8,7 +8,7 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
-import { authSecret, env } from '@/server/env';
+import { authSecret, env, exposeAuthUrl } from '@/server/env';
 import { isAppError } from '@/server/errors';
 import { linkOAuthUser } from './link-oauth-user';
 import { clientIp } from './sign-in-throttle';
@@ -30,10 +30,16 @@ export function configuredOAuthProviders(): { id: OAuthProviderId; name: string 
   return out;
 }
 
+/** GitHub's REST API: api.github.com, or <AUTH_GITHUB_URL>/api/v3 (GitHub Enterprise Server's layout). */
+function githubApiUrl(): string {
+  const base = env().AUTH_GITHUB_URL?.replace(/\/+$/, '');
+  return base ? `${base}/api/v3` : 'https://api.github.com';
+}
+
 /** GitHub reports the primary email without saying whether it is verified; its emails API does. */
 async function githubEmailVerified(accessToken: string | undefined, email: string): Promise<boolean> {
   if (!accessToken) return false;
-  const res = await fetch('https://api.github.com/user/emails', {
+  const res = await fetch(`${githubApiUrl()}/user/emails`, {
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/vnd.github+json', 'user-agent': 'switchboard' },
     signal: AbortSignal.timeout(10_000),
   });
@@ -57,8 +63,12 @@ function buildConfig(): NextAuthConfig {
       },
     }),
   ];
-  if (e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET) providers.push(GitHub({ clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET }));
-  if (e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET) providers.push(Google({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET }));
+  if (e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET) {
+    const enterprise = e.AUTH_GITHUB_URL ? { baseUrl: e.AUTH_GITHUB_URL.replace(/\/+$/, '') } : undefined;
+    providers.push(GitHub({ clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET, enterprise }));
+  }
+  if (e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET) providers.push(Google({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET, issuer: e.AUTH_GOOGLE_ISSUER }));
+  exposeAuthUrl();
 
   return {
     secret: authSecret(),
