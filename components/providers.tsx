@@ -6,8 +6,13 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
+import { z } from 'zod';
 import type { AppRouter } from '@/server/trpc/root';
 import { TRPCProvider } from './console/trpc';
+
+// Pages run under a Content-Security-Policy without 'unsafe-eval' (server/http/security-headers.ts). Zod would
+// probe for eval (Function("")) to compile faster parsers, which the browser reports as a policy violation.
+z.config({ jitless: true });
 
 function signInAgainOnUnauthorized(error: unknown) {
   if (error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED' && typeof window !== 'undefined') {

@@ -13,6 +13,7 @@ import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
 import { jsonMethodNotAllowed } from '@/server/http/json-method-not-allowed';
+import { setSecurityHeaders } from '@/server/http/security-headers';
 import { AppError } from '@/server/errors';
 import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
@@ -62,6 +63,7 @@ async function main() {
     const requestId = newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('x-request-id', requestId);
+    setSecurityHeaders(req, res);
     if (pathname.startsWith('/api/')) jsonMethodNotAllowed(res, requestId, req.method ?? 'GET', pathname);
     handleNext(req, res).catch((err) => {
       console.error('next handler failed', err);

@@ -31,7 +31,7 @@ export function publicOrigin(headers: Headers): string {
 }
 
 /** Whether pages reach the browser over https: PUBLIC_URL is https, or a trusted proxy says so. */
-export function servedOverHttps(headers: Headers): boolean {
+export function servedOverHttps(headers: Pick<Headers, 'get'>): boolean {
   const e = env();
   if (e.PUBLIC_URL) return e.PUBLIC_URL.startsWith('https:');
   return e.TRUST_PROXY && firstValue(headers.get('x-forwarded-proto')) === 'https';
