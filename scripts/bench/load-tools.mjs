@@ -11,10 +11,10 @@ const SWEEP_P99_MS = 250;
 
 export const errCount = (s) => Object.values(s.err ?? {}).reduce((a, b) => a + b, 0) + (s.shed ?? 0);
 
-/** Runs bench/load.mjs on CPU 0 and returns its JSON. */
+/** Runs bench/load.mjs on CPU 0 and returns its JSON (a noisy phase is redone once, unless args say otherwise). */
 export async function load(out, label, args, file) {
   const json = path.join(out, file);
-  const r = await run(process.execPath, ['bench/load.mjs', ...args, '--noise-retries', '1', '--label', label, '--json', json], { cpu: 0, log: path.join(out, 'load.log') });
+  const r = await run(process.execPath, ['bench/load.mjs', '--noise-retries', '1', ...args, '--label', label, '--json', json], { cpu: 0, log: path.join(out, 'load.log') });
   if (r.code !== 0 || !existsSync(json)) throw new Error(`load.mjs (${label}) failed with code ${r.code}`);
   return JSON.parse(readFileSync(json, 'utf8'));
 }
