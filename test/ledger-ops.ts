@@ -11,12 +11,15 @@ import { sweepExpiredReservations } from '@/server/ledger/sweep-reservations';
 import { createPromotion } from '@/server/promotions/create-promotion';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import { grantPromotion } from '@/server/promotions/grant-promotion';
+import { KeyAdmissionBatcher } from '@/server/ledger/key-admission-batcher';
 import { SettlementQueue } from '@/server/ledger/settlement-queue';
 
 export const DAY_MS = 86_400_000;
 
 /** The batched writer the `viaFlush` settlements go through (a runtime's queue, as the gateway uses). */
 const settlements = new SettlementQueue();
+/** The API-key admissions of a runtime, as the gateway makes them. */
+const keyAdmissions = new KeyAdmissionBatcher();
 
 export type Op =
   | { t: 'grant'; micros: bigint }
@@ -56,6 +59,8 @@ export interface Gen {
 export interface Subject {
   accountId: string;
   keyId: string;
+  /** The key's hash: reservations "with the key" are admitted the way API-key requests are (by hash, grouped per key). */
+  keyHash: string;
   floor: bigint;
   keyLimit: bigint;
   /** Every generation ever admitted, in order. */
@@ -87,7 +92,11 @@ export async function runOp(s: Subject, op: Op): Promise<Outcome> {
     case 'reserve': {
       const gen: Gen = { id: `gen-${randomUUID()}`, micros: op.micros, withKey: op.withKey, state: 'active' };
       try {
-        await reserveCredits({ accountId: s.accountId, generationId: gen.id, amountMicros: op.micros, apiKey: op.withKey ? { id: s.keyId, limitReset: 'NEVER' } : undefined });
+        // With the key: the chat path's admission for API keys (authenticated by hash, grouped per key while
+        // one of its statements is in flight). Without: a principal authenticated before (a session).
+        if (op.withKey) {
+          await keyAdmissions.reserve({ keyHash: s.keyHash, model: 'switchboard/echo', provider: 'echo', generationId: gen.id, amountMicros: op.micros });
+        } else await reserveCredits({ accountId: s.accountId, generationId: gen.id, amountMicros: op.micros });
       } catch (err) {
         if ((err as { code?: string }).code === 'payment_required') return { admitted: false };
         throw err;

@@ -60,7 +60,7 @@ export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Princ
     accountId: principal.accountId,
     generationId,
     amountMicros: reservedMicros,
-    apiKey: principal.apiKey ? { id: principal.apiKey.id, limitReset: principal.apiKey.limitReset } : undefined,
+    apiKey: principal.apiKey ? { id: principal.apiKey.id } : undefined,
     userId: principal.userId,
     authTokenId: principal.authTokenId,
     model: p.model.id,

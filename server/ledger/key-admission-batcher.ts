@@ -4,7 +4,8 @@
 // statement one busy key would be admitted at one request per disk flush, and queue behind its own
 // statements.) No request waits for a timer: a request whose key has nothing in flight is sent at once; keys
 // do not wait for each other. One batcher per process, owned by the runtime (server/runtime).
-import { admitKeyStatement, admitKeysStatement, interpretKeyAdmission, reserveForApiKey, type KeyAdmission, type KeyAdmissionInput, type Row } from './reserve-for-api-key';
+import { reserveInOneStatement, type ReservationRow } from './reserve';
+import { interpretKeyAdmission, reserveForApiKey, type KeyAdmission, type KeyAdmissionInput } from './reserve-for-api-key';
 
 /** Statements in flight at once, over all keys (the pool also serves settlement and everything else). */
 const MAX_IN_FLIGHT = 6;
@@ -17,7 +18,7 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-const decide = async (w: Waiting, row: Promise<Row | undefined> | Row | undefined) => {
+const decide = async (w: Waiting, row: Promise<ReservationRow | undefined> | ReservationRow | undefined) => {
   try {
     w.resolve(await interpretKeyAdmission(await row, w.input));
   } catch (err) {
@@ -61,24 +62,25 @@ export class KeyAdmissionBatcher {
   }
 }
 
+const alone = (w: Waiting, now: Date) => reserveInOneStatement([w.input], now).then((rows) => rows[0]);
+
 async function runGroup(group: Waiting[]): Promise<void> {
   const now = new Date();
-  if (group.length === 1) return decide(group[0], admitKeyStatement(group[0].input, now));
-  let rows: Awaited<ReturnType<typeof admitKeysStatement>>;
+  if (group.length === 1) return decide(group[0], alone(group[0], now));
+  let rows: ReservationRow[];
   try {
-    rows = await admitKeysStatement(group.map((w) => w.input), now);
+    rows = await reserveInOneStatement(group.map((w) => w.input), now);
   } catch {
     // The group statement failed as a whole (nothing was written): each request on its own.
-    for (const w of group) await decide(w, admitKeyStatement(w.input, now));
+    for (const w of group) await decide(w, alone(w, now));
     return;
   }
-  const byOrd = new Map(rows.map((r) => [r.ord, r]));
   for (const [i, w] of group.entries()) {
-    const row = byOrd.get(i);
+    const row = rows[i];
     const usable = row?.id && !row.deleted && !row.expired && row.modelAllowed;
     // Admitted, or refused before money (401/403): decided. Usable but not admitted here: its account (or
     // one of its keys) could not cover the whole group, so it is decided alone, in order.
     if (!usable || row.reservationId) await decide(w, row);
-    else await decide(w, admitKeyStatement(w.input, now));
+    else await decide(w, alone(w, now));
   }
 }

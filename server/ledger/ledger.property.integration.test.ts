@@ -2,6 +2,8 @@
 // grants, refunds (negative REFUND entries), promotional grants with and without expiry, reservations
 // with and without a capped key, settlements below and above the hold, releases (zero cost), aborts and
 // errors, crashes swept by the sweeper (and settlements arriving after it), and promotional expiry.
+// Reservations with the key go the way API-key requests do (by the key's hash, grouped per key by the
+// runtime's KeyAdmissionBatcher); those without, as a session principal's (reserveCredits).
 //   1. Sequentially, each operation does exactly what an in-memory model predicts (admission included),
 //      and after every step: paid + promo == Σ ledger entries, reserved == Σ ACTIVE reservations,
 //      Σ unexpired grants' remaining == promo, one usage record per closed reservation, key window ==
@@ -13,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { createApiKey } from '@/server/api-keys/create-api-key';
+import { hashSecret } from '@/server/auth/secret-token';
 import { db } from '@/server/db';
 import { createUser } from '@/server/users/create-user';
 import { describeEachDatabase } from '@/test/db';
@@ -21,15 +24,16 @@ import { microsToUsd } from './money';
 
 const setupArb = fc.record({
   floor: fc.constantFrom(0n, 0n, 400_000n),
-  keyLimit: fc.integer({ min: 1, max: 6 }).map((n) => BigInt(n) * 1_000_000n),
+  // Small enough next to the grants that the key's window, not only the account, often decides admission.
+  keyLimit: fc.integer({ min: 1, max: 6 }).map((n) => BigInt(n) * 400_000n),
 });
 
 async function newSubject(setup: { floor: bigint; keyLimit: bigint }): Promise<Subject> {
   const user = await createUser({ email: `prop-${randomUUID()}@example.com` });
   const prisma = await db();
   if (setup.floor) await prisma.account.update({ where: { id: user.personal_account_id }, data: { creditFloorMicros: setup.floor } });
-  const { apiKey } = await createApiKey({ userId: user.id, input: { name: 'prop', credit_limit: microsToUsd(setup.keyLimit) } });
-  return { accountId: user.personal_account_id, keyId: apiKey.id, floor: setup.floor, keyLimit: setup.keyLimit, gens: [], startedAt: Date.now() };
+  const { apiKey, key } = await createApiKey({ userId: user.id, input: { name: 'prop', credit_limit: microsToUsd(setup.keyLimit) } });
+  return { accountId: user.personal_account_id, keyId: apiKey.id, keyHash: hashSecret(key), floor: setup.floor, keyLimit: setup.keyLimit, gens: [], startedAt: Date.now() };
 }
 
 /** Leaves no ACTIVE reservation behind for the next run's sweeps to trip over. */

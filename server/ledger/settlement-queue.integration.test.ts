@@ -12,7 +12,7 @@ import { SettlementQueue } from './settlement-queue';
 
 async function reserved(accountId: string, extra: { userId?: string; apiKeyId?: string; model?: string } = {}): Promise<SettleInput> {
   const generationId = `gen-${randomUUID()}`;
-  await reserveCredits({ accountId, generationId, amountMicros: 10_000n, apiKey: extra.apiKeyId ? { id: extra.apiKeyId, limitReset: 'NEVER' } : undefined, userId: extra.userId });
+  await reserveCredits({ accountId, generationId, amountMicros: 10_000n, apiKey: extra.apiKeyId ? { id: extra.apiKeyId } : undefined, userId: extra.userId });
   return {
     generationId,
     accountId,

@@ -20,7 +20,7 @@ describeEachDatabase('settlement recovery', () => {
     const key = await createTestKey(u.user.id, u.user.personal_account_id, { credit_limit: 1 });
     const account = u.user.personal_account_id;
     const gen = `gen-${randomUUID()}`;
-    await reserveCredits({ accountId: account, generationId: gen, amountMicros: 200_000n, apiKey: { id: key.id, limitReset: 'NEVER' }, userId: u.user.id, model: 'openai/gpt-4o-mini', provider: 'openai' });
+    await reserveCredits({ accountId: account, generationId: gen, amountMicros: 200_000n, apiKey: { id: key.id }, userId: u.user.id, model: 'openai/gpt-4o-mini', provider: 'openai' });
     expect(await sweepExpiredReservations(afterTtl())).toBe(1); // a 16-minute stream looked like a dead process
     const prisma = await db();
     expect(await prisma.usageRecord.findUniqueOrThrow({ where: { id: gen } })).toMatchObject({ errorCode: 'interrupted', costMicros: 0n });
@@ -43,7 +43,7 @@ describeEachDatabase('settlement recovery', () => {
     const key = await createTestKey(u.user.id, u.user.personal_account_id, { credit_limit: 1 });
     const account = u.user.personal_account_id;
     const [gen] = await insertUsage([{ accountId: account, userId: u.user.id, costMicros: 0n }]);
-    await reserveCredits({ accountId: account, generationId: gen, amountMicros: 300_000n, apiKey: { id: key.id, limitReset: 'NEVER' } });
+    await reserveCredits({ accountId: account, generationId: gen, amountMicros: 300_000n, apiKey: { id: key.id } });
     expect(await sweepExpiredReservations(afterTtl())).toBe(0); // nothing newly recorded…
     const prisma = await db();
     expect(await prisma.reservation.findUniqueOrThrow({ where: { generationId: gen } })).toMatchObject({ status: 'EXPIRED' });
@@ -57,7 +57,7 @@ describeEachDatabase('settlement recovery', () => {
     const org = await createTestOrganization({ usd: 1, members: [{ userId: owner.user.id, role: 'OWNER' }, { userId: member.user.id, role: 'MEMBER' }] });
     const key = await createTestKey(member.user.id, org.id);
     const gen = `gen-${randomUUID()}`;
-    await reserveCredits({ accountId: org.id, generationId: gen, amountMicros: 100_000n, apiKey: { id: key.id, limitReset: 'NEVER' }, userId: member.user.id, model: 'm', provider: 'p' });
+    await reserveCredits({ accountId: org.id, generationId: gen, amountMicros: 100_000n, apiKey: { id: key.id }, userId: member.user.id, model: 'm', provider: 'p' });
     const prisma = await db();
     await prisma.user.delete({ where: { id: member.user.id } }); // cascades to the member's keys
     expect(await sweepExpiredReservations(afterTtl())).toBe(1);
