@@ -56,6 +56,8 @@ const env = {
   ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseURL, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1',
   OPENAI_BASE_URL: `${upstream.url}/v1`, OPENAI_API_KEY: 'sk-e2e-openai', ANTHROPIC_BASE_URL: upstream.url, ANTHROPIC_API_KEY: 'sk-e2e-anthropic',
   GEMINI_BASE_URL: upstream.url, GEMINI_API_KEY: 'e2e-gemini', DEEPSEEK_BASE_URL: upstream.url, DEEPSEEK_API_KEY: 'sk-e2e-deepseek',
+  // e2e/api/fuzz.spec.ts waits for a stalled upload's 408: a short bound keeps it quick.
+  REQUEST_TIMEOUT_MS: '5000',
 };
 delete env.SKIP_DEMO;
 delete env.E2E_BASE_URL;

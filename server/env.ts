@@ -78,6 +78,8 @@ export const envSchema = z
     RESERVATION_LEASE_MS: z.coerce.number().int().min(300, 'RESERVATION_LEASE_MS must be at least 300').default(90_000),
     /** How often reservations past their lease are released (a dead process's: within lease + this). */
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(50, 'SWEEP_INTERVAL_MS must be at least 50').default(15_000),
+    /** Time a client has to send a request's headers and whole body; a stalled upload gets 408 (responses may run longer). */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000, 'REQUEST_TIMEOUT_MS must be at least 1000').default(60_000),
     /** Skip creating the demo account on an empty embedded database. */
     SKIP_DEMO: bool,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

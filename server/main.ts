@@ -12,9 +12,11 @@ import { startReservationSweeper } from '@/server/ledger/sweep-reservations';
 import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
-import { jsonMethodNotAllowed } from '@/server/http/json-method-not-allowed';
 import { setSecurityHeaders } from '@/server/http/security-headers';
-import { AppError } from '@/server/errors';
+import { answerClientError, malformedPathError, unreadableFormAs400 } from '@/server/http/unreadable-requests';
+import { isForeignServerAction, limitBody, NEXT_BODY_LIMIT_BYTES, refuseForeignServerAction } from '@/server/http/request-limits';
+import { isUnroutableMethod, jsonMethodNotAllowed, unroutableMethodError } from '@/server/http/json-method-not-allowed';
+import { AppError, errorReply } from '@/server/errors';
 import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
 import { processRuntime } from '@/server/runtime/process-runtime';
@@ -48,7 +50,9 @@ async function main() {
   const handleNext = app.getRequestHandler();
   let cliToken = '';
 
-  const server = http.createServer((req, res) => {
+  // requestTimeout: a request whose headers and body have not all arrived in time gets 408 and is closed
+  // (Node checks every connectionsCheckingInterval); it does not limit the response, so streams run on.
+  const server = http.createServer({ requestTimeout: e.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: Math.min(2_000, e.REQUEST_TIMEOUT_MS / 2) }, (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
@@ -64,15 +68,22 @@ async function main() {
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('x-request-id', requestId);
     setSecurityHeaders(req, res);
+    const badPath = malformedPathError(pathname);
+    if (badPath) return sendNodeError(res, badPath, requestId);
+    if (!limitBody(req, res, NEXT_BODY_LIMIT_BYTES, requestId)) return;
+    if (isForeignServerAction(req)) return refuseForeignServerAction(res, requestId);
+    if (pathname.startsWith('/api/') && isUnroutableMethod(req.method)) return sendNodeError(res, unroutableMethodError(req.method, pathname), requestId);
     if (pathname.startsWith('/api/')) jsonMethodNotAllowed(res, requestId, req.method ?? 'GET', pathname);
+    else unreadableFormAs400(req, res, requestId);
     handleNext(req, res).catch((err) => {
-      console.error('next handler failed', err);
-      if (!res.headersSent) sendNodeError(res, err, requestId);
+      if (!res.headersSent) return sendNodeError(res, err, requestId);
+      errorReply(err, requestId, 'next handler'); // logged like any other 5xx; the response is already under way
+      res.end();
     });
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 0; // streams may run for many minutes
+  server.headersTimeout = Math.min(66_000, e.REQUEST_TIMEOUT_MS);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,6 +6,7 @@ import { authenticateBearer, type Principal } from '@/server/auth/authenticate-b
 import { AppError, badRequestFromZod, errorReply } from '@/server/errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, safeString } from '@/server/validation/fields';
 import { requestIdFor } from './request-id';
+import { NEXT_BODY_LIMIT_BYTES } from './request-limits';
 
 export interface ApiContext<P> {
   request: Request;
@@ -60,10 +61,41 @@ export function apiRoute<P = Record<string, string>>(handler: Handler<P>, option
   };
 }
 
+/**
+ * The body as text, refused with 413 as soon as it passes `limit` bytes (counted while reading, never after
+ * buffering). server/main.ts enforces the same limit before Next; this holds wherever the route runs.
+ */
+export async function readRequestText(request: Request, limit = NEXT_BODY_LIMIT_BYTES): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      throw new AppError('payload_too_large', `Request body is larger than the limit of ${Math.round(limit / 1024)} KB`, { limit_bytes: limit });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** A form body (urlencoded or multipart); one that does not parse as a form is the caller's 400. */
+export async function parseForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new AppError('bad_request', 'The request body is not a form (application/x-www-form-urlencoded or multipart/form-data)');
+  }
+}
+
 /** Parses a JSON body with a zod schema; malformed JSON and schema failures are 400s that say what is wrong. */
 export async function parseBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
   let raw: unknown;
-  const text = await request.text();
+  const text = await readRequestText(request);
   try {
     raw = text.length ? JSON.parse(text) : {};
   } catch {

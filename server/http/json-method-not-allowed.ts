@@ -32,3 +32,14 @@ export function jsonMethodNotAllowed(res: ServerResponse, requestId: string, met
     return res;
   }) as ServerResponse['writeHead'];
 }
+
+const ROUTE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** A method no route handler can export (PROPFIND, TRACE…): Next answers it with a bare 400; under /api it is our 405. */
+export function isUnroutableMethod(method: string | undefined): boolean {
+  return !ROUTE_METHODS.has(method ?? 'GET');
+}
+
+export function unroutableMethodError(method: string | undefined, pathname: string): AppError {
+  return new AppError('method_not_allowed', `${method} is not supported on ${pathname}`);
+}

@@ -2,15 +2,16 @@
 // return page, or back to the form with an error code.
 import { publicOrigin } from '@/server/http/public-origin';
 import { submitSandboxCheckout } from '@/server/billing/sandbox/sandbox-checkout';
-import { errorResponse } from '@/server/http/api-route';
+import { errorResponse, parseForm, parseWith } from '@/server/http/api-route';
 import { requestIdFor } from '@/server/http/request-id';
+import { safeId } from '@/server/validation/fields';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  const { id } = await context.params;
   try {
-    const form = await request.formData();
+    const id = parseWith(safeId(), (await context.params).id);
+    const form = await parseForm(request);
     const field = (name: string) => String(form.get(name) ?? '');
     const origin = publicOrigin(request.headers);
     const result = await submitSandboxCheckout({ sessionId: id, action: field('action') === 'cancel' ? 'cancel' : 'pay', cardNumber: field('card_number'), expiry: field('expiry'), cvc: field('cvc'), origin });
