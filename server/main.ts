@@ -8,7 +8,7 @@ import next from 'next';
 import { closeDatabase, database } from '@/server/db';
 import { env, EnvError } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
-import { startReservationSweeper } from '@/server/ledger/sweep-reservations';
+import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
@@ -91,7 +91,8 @@ async function main() {
   });
   const port = (server.address() as { port: number }).port;
   if (e.embedded) cliToken = writeServerInfo(e.dataDir, { pid: process.pid, port, dbThreadId: database_.dbThreadId });
-  const stopSweeper = startReservationSweeper();
+  // Charges a crashed predecessor journaled, then the sweeper for reservations whose lease ran out.
+  const recovery = startSettlementRecovery({ enqueue: (s) => runtime.settlements.enqueue(s), journal: runtime.journal, sweepIntervalMs: e.SWEEP_INTERVAL_MS });
 
   const base = `http://localhost:${port}`;
   console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);
@@ -119,7 +120,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`Switchboard: ${signal}, shutting down…`);
-    stopSweeper();
+    recovery.stop();
     if (e.embedded) removeServerInfo(e.dataDir);
     server.close();
     server.closeIdleConnections();

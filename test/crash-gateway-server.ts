@@ -1,12 +1,17 @@
-// A gateway in its own process, for the crash test (server/ledger/crash.integration.test.ts): opens the
-// database it is given (CRASH_DATABASE_URL, or the PGlite directory CRASH_DATA_DIR), serves the chat fast
-// path (handleChatNode) on 127.0.0.1, prints {"port": N} on stdout, and waits to be killed. Providers
-// point wherever the parent set OPENAI_BASE_URL etc. No sweeper runs here: the parent plays the restarted
-// server. Run with: node --import tsx test/crash-gateway-server.ts
+// A gateway in its own process, for the crash tests (server/ledger/crash*.integration.test.ts): opens the
+// database it is given (CRASH_DATABASE_URL, or the PGlite directory CRASH_DATA_DIR), builds the runtime and
+// starts what the production server starts for money (server/main.ts: settlement journal replay and the
+// sweeper; the runtime renews its reservations' leases), serves the chat fast path (handleChatNode) on
+// 127.0.0.1, prints {"port": N} on stdout, and waits to be killed (SIGTERM: a clean stop that drains the
+// settlement queue). GET /_crash/active-reservations tells the test how many reservations are still held.
+// Providers point wherever the parent set OPENAI_BASE_URL etc.; SETTLEMENT_JOURNAL_DIR, RESERVATION_LEASE_MS
+// and SWEEP_INTERVAL_MS are read as in production. Run with: node --import tsx test/crash-gateway-server.ts
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openDatabase, setDatabase } from '@/server/db';
+import { closeDatabase, db, openDatabase, setDatabase } from '@/server/db';
+import { env } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
+import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { createRuntime } from '@/server/runtime/runtime';
 
 async function main() {
@@ -14,10 +19,29 @@ async function main() {
   const dataDir = process.env.CRASH_DATA_DIR;
   if (!databaseUrl && !dataDir) throw new Error('Set CRASH_DATABASE_URL or CRASH_DATA_DIR');
   setDatabase(await openDatabase({ databaseUrl, dataDir, migrate: false }));
-  const runtime = createRuntime();
-  const server = http.createServer((req, res) => void handleChatNode(runtime, req, res));
+  const e = env();
+  const runtime = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS });
+  const recovery = startSettlementRecovery({ enqueue: (s) => runtime.settlements.enqueue(s), journal: runtime.journal, sweepIntervalMs: e.SWEEP_INTERVAL_MS });
+  const server = http.createServer((req, res) => {
+    if (req.url === '/_crash/active-reservations') return void activeReservations(res);
+    void handleChatNode(runtime, req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.stdout.write(JSON.stringify({ port: (server.address() as AddressInfo).port, pid: process.pid }) + '\n');
+  process.once('SIGTERM', () => {
+    recovery.stop();
+    server.close();
+    server.closeAllConnections();
+    void runtime
+      .close()
+      .then(() => closeDatabase())
+      .then(() => process.exit(0));
+  });
+}
+
+async function activeReservations(res: http.ServerResponse) {
+  const active = await (await db()).reservation.count({ where: { status: 'ACTIVE' } });
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ active }));
 }
 
 main().catch((err) => {

@@ -65,6 +65,7 @@ export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Princ
     authTokenId: principal.authTokenId,
     model: p.model.id,
     provider: p.model.provider,
+    ttlMs: rt.leases.leaseMs, // renewed while it runs (handle-chat.ts)
   });
   return { principal, ...p, generationId, reservedMicros, tracking: tracking(t) };
 }
@@ -93,7 +94,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promis
   const reservedMicros = reservationMicros(p.req, p.model);
   const early = p.upstreamRequest && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly(rt.upstream, p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
   try {
-    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros });
+    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros, ttlMs: rt.leases.leaseMs });
     if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
     else rt.warmKeys.remember(keyHash, r.headroomMicros);
     return { principal: r.principal, ...p, generationId, reservedMicros, tracking: tracking(t), upstream: early?.response };

@@ -1,10 +1,12 @@
 // POST /api/v1/chat/completions, transport-independent:
 // admit (auth, validate, reserve) → open upstream (retries before the first byte) → stream or answer →
-// meter → settle. Every admitted generation is settled exactly once, whatever happens (finally block).
+// meter → settle. Every admitted generation is settled exactly once, whatever happens: right before its final
+// usage is sent (the runners call `commit`), or in the finally block if it never got that far.
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { errorReply } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
 import { EMPTY_USAGE } from '@/server/providers/types';
+import type { SettleInput } from '@/server/ledger/settle-generation';
 import type { Runtime } from '@/server/runtime/runtime';
 import { admit, type Admission } from './admit';
 import { runNonStreaming } from './run-non-streaming';
@@ -25,9 +27,17 @@ export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: 
     return;
   }
 
+  // Until settled, this process renews the reservation's lease (a dead process's expire and are swept).
+  rt.leases.hold(a.generationId);
+  let committed = false;
+  const commit = (o: GenerationOutcome) => {
+    if (committed) return;
+    committed = true;
+    settle(rt, a, o, requestId, started);
+  };
   let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream };
   try {
-    outcome = a.req.stream ? await runStreaming(rt, t, a, requestId, started) : await runNonStreaming(rt, t, a, requestId);
+    outcome = a.req.stream ? await runStreaming(rt, t, a, requestId, started, commit) : await runNonStreaming(rt, t, a, requestId, commit);
   } catch (err) {
     // Only reached before anything was sent: the client gets an HTTP error; nothing is charged.
     const aborted = t.signal.aborted;
@@ -44,13 +54,26 @@ export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: 
       streamed: a.req.stream,
     };
   } finally {
-    settle(rt, a, outcome, requestId, started);
+    commit(outcome);
   }
 }
 
+/**
+ * Journals the settlement (one synchronous append: a crash from here on cannot lose the charge, see
+ * ledger/settlement-journal.ts), then queues it; once it is committed the journal line and the lease go.
+ */
 function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
+  const input = settlementFor(a, o, requestId, started);
+  const journaled = rt.journal?.append(input) ?? null;
+  void rt.settlements.enqueue(input).then(() => {
+    if (journaled) rt.journal!.settled(journaled);
+    rt.leases.release(a.generationId);
+  });
+}
+
+function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, started: number): SettleInput {
   const { costMicros, cacheSavingsMicros, unbilledMicros } = chargeFor(a.model, o, a.reservedMicros);
-  void rt.settlements.enqueue({
+  return {
     generationId: a.generationId,
     accountId: a.principal.accountId,
     costMicros,
@@ -81,5 +104,5 @@ function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: stri
       taskId: a.tracking.taskId ?? null,
       requestId,
     },
-  });
+  };
 }

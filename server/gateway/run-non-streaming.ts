@@ -9,7 +9,8 @@ import { openUpstream } from './open-upstream';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
 
-export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string): Promise<GenerationOutcome> {
+/** @param commit settles the generation; called before the answer (with its usage) is sent (handle-chat.ts). */
+export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, commit: (o: GenerationOutcome) => void): Promise<GenerationOutcome> {
   const adapter = a.provider.adapter;
   let body: unknown;
   if (adapter.local) {
@@ -44,6 +45,7 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admissio
     streamed: false,
   };
   const { costMicros } = chargeFor(a.model, outcome, a.reservedMicros);
+  commit(outcome); // journaled before the client can see usage.cost
   t.sendJson(
     200,
     completionBody({ id: a.generationId, model: a.model.id, provider: a.model.provider, message, finishReason, usage: usageOut(limited.usage, costMicros), error: converted.error }),

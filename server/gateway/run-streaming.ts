@@ -13,7 +13,8 @@ import { openUpstream, UpstreamHttpError } from './open-upstream';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
 
-export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, started: number): Promise<GenerationOutcome> {
+/** @param commit settles the generation; called before its final usage is written (handle-chat.ts). */
+export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, started: number, commit: (o: GenerationOutcome) => void): Promise<GenerationOutcome> {
   const adapter = a.provider.adapter;
   const converter: StreamConverter = adapter.createStreamConverter(a.ctx);
   // Upstream bytes (parsed here, chunk by chunk) or, for a local adapter, its events.
@@ -125,6 +126,7 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
     streamed: true,
   };
   if (!aborted) {
+    commit(outcome); // journaled before the client can see usage.cost
     const u = usageOut(usage, chargeFor(a.model, outcome, a.reservedMicros).costMicros);
     await write(failure ? w.error(failure, u, { provider: a.model.provider, request_id: requestId }) : w.finish(finishReason, u));
     await write(DONE);

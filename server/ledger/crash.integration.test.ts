@@ -1,44 +1,20 @@
 // Crash test: the gateway runs in a separate process; while it streams a generation (the fake upstream
 // stalls mid-answer) it is killed with SIGKILL, so nothing it held in memory (the settlement queue, open
 // streams) survives. The test process then acts as the restarted server: the sweeper finds the ACTIVE
-// reservation past its TTL, closes it as EXPIRED with an `interrupted` usage record and no charge, and a
+// reservation past its lease (no final usage reached the client, so nothing was journaled), closes it as EXPIRED with an `interrupted` usage record and no charge, and a
 // second sweep changes nothing (exactly once). On PostgreSQL, and on PGlite by reopening the data
 // directory after the kill (PostgreSQL's crash recovery replays the WAL the dead process left behind).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { invalidateCatalogCache } from '@/server/catalog/resolve-model';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
-import { closeDatabase, db, openDatabase, setDatabase } from '@/server/db';
-import { createPostgresDatabase, pgliteTemplateDir, testDatabaseKinds } from '@/test/db';
+import { db } from '@/server/db';
+import { testDatabaseKinds } from '@/test/db';
+import { openCrashDatabase, startGatewayProcess } from '@/test/crash-gateway';
 import { createTestUser } from '@/test/factories';
-import { fixtureChunks, startFakeUpstream, type FakeUpstream } from '@/test/fake-upstream';
+import { fixtureChunks, startFakeUpstream } from '@/test/fake-upstream';
 import { getBalanceOrThrow } from './balance';
 import { sweepExpiredReservations } from './sweep-reservations';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const TTL_MS = 15 * 60_000;
-
-function startGatewayProcess(env: Record<string, string>, upstream: FakeUpstream): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test', 'crash-gateway-server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, OPENAI_BASE_URL: `${upstream.url}/v1`, OPENAI_API_KEY: 'sk-upstream', RATE_LIMIT_RPM: '100000', LOG_LEVEL: 'silent', DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, port: JSON.parse(line).port });
-    });
-    child.once('exit', (code) => reject(new Error(`gateway process exited (${code}) before it was ready: ${stderr}`)));
-  });
-}
 
 /** Starts a stream, waits for the first content, then SIGKILLs the gateway mid-generation. */
 async function streamThenKill(port: number, key: string, child: ChildProcess): Promise<string> {
@@ -94,41 +70,18 @@ for (const kind of testDatabaseKinds()) {
     it('the restarted server’s sweeper settles the orphaned reservation exactly once', { timeout: 180_000 }, async () => {
       const upstream = await startFakeUpstream(() => ({ status: 200, sse: fixtureChunks('openai', 'text'), hangAfter: 3 }));
       cleanups.push(() => upstream.close());
-      let env: Record<string, string>;
-      let reopen: () => Promise<void>;
-      if (kind === 'postgres') {
-        const created = await createPostgresDatabase();
-        const database = await openDatabase({ databaseUrl: created.url, poolSize: 4 });
-        setDatabase(database);
-        cleanups.push(async () => {
-          await closeDatabase();
-          await created.drop();
-        });
-        env = { CRASH_DATABASE_URL: created.url };
-        reopen = async () => {};
-      } else {
-        const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-crash-pglite-'));
-        cpSync(pgliteTemplateDir(), dir, { recursive: true });
-        rmSync(path.join(dir, 'pglite.lock'), { force: true });
-        cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-        setDatabase(await openDatabase({ dataDir: dir }));
-        cleanups.push(() => closeDatabase());
-        env = { CRASH_DATA_DIR: dir };
-        reopen = async () => setDatabase(await openDatabase({ dataDir: dir, migrate: false }));
-      }
-      invalidateCatalogCache();
-      await seedCatalog();
+      const database = await openCrashDatabase(kind);
+      cleanups.push(() => database.dispose());
       const u = await createTestUser(1);
       const accountId = u.user.personal_account_id;
-      // PGlite admits one process per data directory: hand it over to the gateway process.
-      if (kind === 'pglite') await closeDatabase();
+      await database.handOver();
 
-      const { child, port } = await startGatewayProcess(env, upstream);
+      const { child, port } = await startGatewayProcess(database.env, upstream);
       cleanups.push(() => void child.kill('SIGKILL'));
       const generationId = await streamThenKill(port, u.key, child);
       expect(child.signalCode).toBe('SIGKILL');
 
-      await reopen(); // PGlite: the dead process's lock is taken over, the WAL replayed
+      await database.takeBack(); // PGlite: the dead process's lock is taken over, the WAL replayed
       await expectSettledExactlyOnce(generationId, accountId, 1_000_000n);
     });
   });

@@ -35,11 +35,13 @@ export class ReservationLeases {
   /** The generation's reservation is this process's until release() (call right after reserving). */
   hold(generationId: string): void {
     this.held.add(generationId);
+    if (!this.timer) this.start();
   }
 
   /** Its settlement committed (or it was never reserved): stop renewing it. */
   release(generationId: string): void {
     this.held.delete(generationId);
+    if (this.held.size === 0) this.stop();
   }
 
   get size(): number {
@@ -62,15 +64,15 @@ export class ReservationLeases {
     return this.renewing;
   }
 
-  /** Renews every lease/3 until the returned stop function is called. */
-  start(): () => void {
-    if (!this.timer) {
-      this.timer = setInterval(() => void this.renew(), Math.max(10, Math.floor(this.leaseMs / 3)));
-      this.timer.unref();
-    }
-    return () => {
-      if (this.timer) clearInterval(this.timer);
-      this.timer = null;
-    };
+  /** Renewal runs every lease/3 while something is held (started by hold, stopped when nothing is). */
+  private start(): void {
+    this.timer = setInterval(() => void this.renew(), Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Stops renewing (shutdown; a later hold starts again). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 }

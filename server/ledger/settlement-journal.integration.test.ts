@@ -77,8 +77,8 @@ describeEachDatabase('settlement journal', () => {
   it('a live journal keeps only what is not yet committed: emptied in place once everything settled; its own files are not replayed', async () => {
     const dir = tempDir();
     const journal = new SettlementJournal(dir);
-    const a = journal.append(settlement('acct', 'gen-a', 1n));
-    const b = journal.append(settlement('acct', 'gen-b', 2n));
+    const a = journal.append(settlement('acct', 'gen-a', 1n))!;
+    const b = journal.append(settlement('acct', 'gen-b', 2n))!;
     const [file] = readdirSync(dir);
     expect(statSync(path.join(dir, file)).size).toBeGreaterThan(0);
     expect(await replaySettlementJournals(dir, () => Promise.reject(new Error('must not replay a live journal')), journal)).toBe(0);

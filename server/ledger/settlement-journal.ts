@@ -34,20 +34,30 @@ export class SettlementJournal {
   private current: JournalSegment | null = null;
   private readonly name = `${process.pid}-${randomBytes(6).toString('hex')}`;
   private sequence = 0;
+  private failures = 0;
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Records a settlement before its usage reaches the client; returns the segment to acknowledge. */
-  append(input: SettleInput): JournalSegment {
-    let segment = this.current;
-    if (!segment || segment.bytes >= ROTATE_BYTES) segment = this.current = this.open();
-    const line = serializeSettlement(input);
-    writeSync(segment.fd, line);
-    segment.bytes += Buffer.byteLength(line);
-    segment.outstanding++;
-    return segment;
+  /**
+   * Records a settlement before its usage reaches the client; returns the segment to acknowledge once it is
+   * committed, or null if the journal could not be written (a full or read-only disk: logged, and the
+   * response goes on — the settlement queue still writes it, only a crash before then would lose it).
+   */
+  append(input: SettleInput): JournalSegment | null {
+    try {
+      let segment = this.current;
+      if (!segment || segment.bytes >= ROTATE_BYTES) segment = this.current = this.open();
+      const line = serializeSettlement(input);
+      writeSync(segment.fd, line);
+      segment.bytes += Buffer.byteLength(line);
+      segment.outstanding++;
+      return segment;
+    } catch (err) {
+      if (this.failures++ % 1000 === 0) console.error(`settlement journal: cannot write to ${this.dir} (${this.failures}×):`, (err as Error).message);
+      return null;
+    }
   }
 
   /** The settlement appended to `segment` is committed: a segment with nothing outstanding is compacted. */
@@ -84,9 +94,11 @@ export class SettlementJournal {
   }
 }
 
-/** One line: the settlement as JSON, bigints as decimal strings. */
+/** One line: the settlement as JSON, bigints as decimal strings (spelled out: a replacer function costs more). */
 export function serializeSettlement(input: SettleInput): string {
-  return JSON.stringify(input, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)) + '\n';
+  const u = input.usage;
+  const usage = { ...u, cacheSavingsMicros: u.cacheSavingsMicros?.toString(), unbilledMicros: u.unbilledMicros?.toString() };
+  return JSON.stringify({ ...input, costMicros: input.costMicros.toString(), usage }) + '\n';
 }
 
 const micros = z.union([z.string().regex(/^-?\d+$/), z.number().int()]).transform((v) => BigInt(v));

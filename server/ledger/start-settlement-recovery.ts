@@ -1,8 +1,7 @@
 // What a server starts so that money survives a crash (ARCHITECTURE.md, "How money moves"): the replay of
-// dead processes' settlement journals (charges whose usage reached a client before the crash), the renewal
-// of this process's reservation leases, and the sweeper that releases reservations whose lease ran out.
+// dead processes' settlement journals (charges whose usage reached a client before the crash) and the
+// sweeper that releases reservations whose lease ran out (the runtime renews its own reservations' leases).
 // server/main.ts and the crash test's gateway process start the same thing.
-import type { ReservationLeases } from './reservation-leases';
 import type { SettleInput } from './settle-generation';
 import { replaySettlementJournals, type SettlementJournal } from './settlement-journal';
 import { startReservationSweeper } from './sweep-reservations';
@@ -17,7 +16,6 @@ export function startSettlementRecovery(p: {
   /** Resolves once the settlement is committed (the runtime's settlement queue). */
   enqueue: (input: SettleInput) => Promise<void>;
   journal: SettlementJournal | null;
-  leases: ReservationLeases;
   sweepIntervalMs: number;
 }): SettlementRecovery {
   const replayed = p.journal
@@ -32,13 +30,5 @@ export function startSettlementRecovery(p: {
         },
       )
     : Promise.resolve(0);
-  const stopLeases = p.leases.start();
-  const stopSweeper = startReservationSweeper(p.sweepIntervalMs);
-  return {
-    replayed,
-    stop() {
-      stopLeases();
-      stopSweeper();
-    },
-  };
+  return { replayed, stop: startReservationSweeper(p.sweepIntervalMs) };
 }

@@ -4,6 +4,7 @@
 // Whichever copy asks first creates it; the other finds it here. Its objects come from that copy's code,
 // so what crosses between the copies must not depend on class identity (errors are recognized by
 // isAppError, which checks the name and code, not instanceof).
+import { env } from '@/server/env';
 import { createRuntime, type Runtime } from './runtime';
 
 const GLOBAL_KEY = Symbol.for('switchboard.runtime');
@@ -12,5 +13,7 @@ type GlobalWithRuntime = typeof globalThis & { [GLOBAL_KEY]?: Runtime };
 /** The process-wide runtime, created on first use from the environment. */
 export function processRuntime(): Runtime {
   const g = globalThis as GlobalWithRuntime;
-  return (g[GLOBAL_KEY] ??= createRuntime());
+  if (g[GLOBAL_KEY]) return g[GLOBAL_KEY];
+  const e = env();
+  return (g[GLOBAL_KEY] = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS }));
 }
