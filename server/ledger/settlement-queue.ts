@@ -10,9 +10,9 @@
 //     (which would crash the process and lose the whole queue).
 // One queue per process, owned by the process's runtime (server/runtime): both server bundles enqueue into
 // it and shutdown drains it.
-// If the process dies first, each queued generation's reservation is still ACTIVE and the sweeper
-// settles it (sweep-reservations.ts): recorded as interrupted, not charged. That window, from the end of a
-// response to its flush, is the only way a generation's usage can be lost, and it costs us, not the customer.
+// If the process dies first, nothing is lost: each settlement was appended to the process's journal before
+// the client saw its usage (settlement-journal.ts, written by handle-chat.ts), and the next start replays the
+// journal through this queue (start-settlement-recovery.ts); settlement is idempotent per generation.
 import { db } from '@/server/db';
 import { settleInTx, type SettleInput } from '@/server/ledger/settle-generation';
 import { settleBatch } from '@/server/ledger/settle-batch';
