@@ -1,6 +1,7 @@
 // What a generation costs, from the catalog's integer prices (micro-dollars per million tokens).
 import { tokenCostMicros } from '@/server/ledger/money';
 import type { CatalogModel } from '@/server/catalog/resolve-model';
+import { measurePrompt, worstCasePromptTokens } from '@/server/providers/estimate-tokens';
 import type { ChatRequest, NormalizedUsage } from '@/server/providers/types';
 
 export interface Cost {
@@ -21,29 +22,9 @@ export function computeCost(u: NormalizedUsage, m: Pick<CatalogModel, 'inputPric
   return { costMicros, cacheSavingsMicros: savings > 0n ? savings : 0n };
 }
 
-/** Tokens an image is assumed to cost before the provider says (Anthropic's large-image figure). */
-const IMAGE_TOKENS = 1_600;
-
-/**
- * A deliberately high estimate of the prompt's tokens, for the reservation only: one token per 3 bytes
- * of text (real tokenizers average ~4 for English; CJK and code run closer to 2–3) plus a fixed amount per
- * image. The charge always uses the provider's reported usage.
- */
+/** The reservation's prompt estimate: the worst case of the one estimator (providers/estimate-tokens.ts). */
 export function estimatePromptTokens(req: ChatRequest): number {
-  let bytes = 0;
-  let images = 0;
-  for (const m of req.messages) {
-    const c = m.content;
-    if (typeof c === 'string') bytes += Buffer.byteLength(c);
-    else if (Array.isArray(c)) for (const p of c) {
-      if (p.type === 'text') bytes += Buffer.byteLength(p.text);
-      else images++;
-    }
-    if (m.role === 'assistant') for (const t of m.tool_calls ?? []) bytes += t.function.arguments.length + t.function.name.length;
-    bytes += 16; // role and message framing
-  }
-  for (const t of req.tools ?? []) bytes += JSON.stringify(t).length;
-  return Math.ceil(bytes / 3) + images * IMAGE_TOKENS;
+  return worstCasePromptTokens(measurePrompt(req.messages, req.tools));
 }
 
 /** The most output tokens this request may produce (what the provider will be told, or the model maximum). */

@@ -42,6 +42,3 @@ export function chargeFor(model: CatalogModel, outcome: Pick<GenerationOutcome, 
   return { costMicros, cacheSavingsMicros: billed.cacheSavingsMicros, unbilledMicros: upstreamMicros > costMicros ? upstreamMicros - costMicros : 0n };
 }
 
-export function estimateTokensFromChars(chars: number): number {
-  return Math.ceil(chars / 4);
-}

@@ -7,7 +7,8 @@ import type { MidStreamError, NormalizedUsage, SseEvent, StreamConverter, Stream
 import type { Admission } from './admit';
 import { ChunkWriter, DONE, KEEPALIVE, usageOut } from './chat-chunks';
 import { maxOutputTokens } from './cost';
-import { chargeFor, estimateTokensFromChars, type GenerationOutcome } from './outcome';
+import { estimatePromptTokens, estimateTokensFromChars, measurePrompt } from '@/server/providers/estimate-tokens';
+import { chargeFor, type GenerationOutcome } from './outcome';
 import { OutputMeter } from './output-limit';
 import { openUpstream, UpstreamHttpError } from './open-upstream';
 import type { Runtime } from '@/server/runtime/runtime';
@@ -152,6 +153,6 @@ function deltaChars(d: StreamDelta): number {
  */
 function completeUsage(reported: NormalizedUsage | null, a: Admission, outputChars: number): NormalizedUsage {
   const seenCompletion = estimateTokensFromChars(outputChars);
-  if (!reported) return { promptTokens: estimateTokensFromChars(a.req.messages.reduce((n, m) => n + JSON.stringify(m.content ?? '').length, 0)), completionTokens: seenCompletion, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+  if (!reported) return { promptTokens: estimatePromptTokens(measurePrompt(a.req.messages)), completionTokens: seenCompletion, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
   return reported.completionTokens >= seenCompletion ? reported : { ...reported, completionTokens: seenCompletion };
 }

@@ -1,5 +1,6 @@
-// What the built-in `switchboard/echo` model answers, and what it counts. No tokenizer: the estimate
-// (4 characters a token) is the usual rule of thumb and good enough to meter a test model.
+// What the built-in `switchboard/echo` model answers, and what it counts. No tokenizer: the gateway's one
+// estimate (4 bytes of text a token) is good enough to meter a test model.
+import { estimatePromptTokens as estimateLikelyPromptTokens, measurePrompt } from '../estimate-tokens';
 import type { ChatMessage, ContentPart } from '../types';
 
 function textOf(content: string | ContentPart[] | null | undefined): string {
@@ -22,16 +23,9 @@ export function splitWords(text: string): string[] {
   return text.match(/\s+|\S+\s*/g) ?? [];
 }
 
-/** ceil(characters of every message's text and tool calls / 4). */
+/** The one estimator's likely count (providers/estimate-tokens.ts): 4 bytes of text a token, images as images. */
 export function estimatePromptTokens(messages: ChatMessage[]): number {
-  let chars = 0;
-  for (const message of messages) {
-    chars += textOf(message.content).length;
-    if (message.role === 'assistant') {
-      for (const call of message.tool_calls ?? []) chars += call.function.name.length + call.function.arguments.length;
-    }
-  }
-  return Math.ceil(chars / 4);
+  return estimateLikelyPromptTokens(measurePrompt(messages));
 }
 
 /** OpenAI's usage object, with the detail counters our converters read. */

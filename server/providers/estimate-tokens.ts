@@ -1,0 +1,52 @@
+// The one token estimator, for when no tokenizer's count is at hand: the reservation's worst case before a
+// provider is called, the prompt of a generation whose provider never reported usage (an aborted or cut
+// stream), the built-in echo model's metering, and the output seen on a stream. No tokenizer: text is
+// measured in UTF-8 bytes (real tokenizers average ~4 per token for English; CJK and code run closer to 2–3)
+// and an image counts as an image, a fixed number of tokens — never as the length of its base64 data URL.
+import type { ChatMessage, ChatRequest } from './types';
+
+/** Tokens an image is assumed to cost before the provider says (Anthropic's large-image figure). */
+export const IMAGE_TOKENS = 1_600;
+/** Role and message framing, per message (worst case only). */
+const MESSAGE_FRAMING_BYTES = 16;
+
+export interface PromptSize {
+  /** UTF-8 bytes of the messages' text parts and tool calls. */
+  textBytes: number;
+  /** Per-message framing and the tool definitions' JSON (counted in the worst case only). */
+  framingBytes: number;
+  images: number;
+}
+
+export function measurePrompt(messages: readonly ChatMessage[], tools?: ChatRequest['tools']): PromptSize {
+  let textBytes = 0;
+  let framingBytes = 0;
+  let images = 0;
+  for (const m of messages) {
+    const c = m.content;
+    if (typeof c === 'string') textBytes += Buffer.byteLength(c);
+    else if (Array.isArray(c)) for (const p of c) {
+      if (p.type === 'text') textBytes += Buffer.byteLength(p.text);
+      else images++;
+    }
+    if (m.role === 'assistant') for (const t of m.tool_calls ?? []) textBytes += t.function.arguments.length + t.function.name.length;
+    framingBytes += MESSAGE_FRAMING_BYTES;
+  }
+  for (const t of tools ?? []) framingBytes += JSON.stringify(t).length;
+  return { textBytes, framingBytes, images };
+}
+
+/** The likely count (4 bytes a token): what is billed when the provider reported nothing, and echo's usage. */
+export function estimatePromptTokens(size: PromptSize): number {
+  return estimateTokensFromChars(size.textBytes) + size.images * IMAGE_TOKENS;
+}
+
+/** A deliberately high count (3 bytes a token, framing and tool definitions included), for the reservation only. */
+export function worstCasePromptTokens(size: PromptSize): number {
+  return Math.ceil((size.textBytes + size.framingBytes) / 3) + size.images * IMAGE_TOKENS;
+}
+
+/** Text seen (generated output), ≈4 characters a token. */
+export function estimateTokensFromChars(chars: number): number {
+  return Math.ceil(chars / 4);
+}
