@@ -99,12 +99,16 @@ test('400 generated malformed requests across every route: no 5xx, every one ans
       const method = g.method || g.route.methods[path.length % Math.max(1, g.route.methods.length)] || 'GET';
       const headers: Record<string, string> = {};
       if (g.contentType) headers['content-type'] = g.contentType;
-      if (g.auth === 'key') headers.authorization = `Bearer ${key}`;
-      if (g.auth === 'garbage') headers.authorization = 'Bearer sk-sb-v1-\u00ff\u00fe';
-      if (g.auth === 'session') headers.cookie = sessionCookie;
+      // DELETE /users/me with our credential would delete the fuzzing user itself and leave the rest of the
+      // run (and the tests below) unauthenticated: it is fuzzed with a bad credential instead.
+      const deletesSelf = method === 'DELETE' && /^\/api\/v1\/users\/me(\?|$)/.test(path);
+      const credential = deletesSelf ? 'garbage' : g.auth;
+      if (credential === 'key') headers.authorization = `Bearer ${key}`;
+      if (credential === 'garbage') headers.authorization = 'Bearer sk-sb-v1-\u00ff\u00fe';
+      if (credential === 'session') headers.cookie = sessionCookie;
       if (g.serverAction && g.route.kind === 'page') headers['next-action'] = g.serverAction.replace(/[^\x20-\x7e]/g, '?');
       const withBody = !['GET', 'HEAD'].includes(method);
-      const label = `${method} ${path.slice(0, 120)} [${g.contentType || 'no type'}, ${g.transfer}, ${g.auth}, body ${withBody ? g.body.length : 0} B: ${withBody ? g.body.slice(0, 80) : ''}]`;
+      const label = `${method} ${path.slice(0, 120)} [${g.contentType || 'no type'}, ${g.transfer}, ${credential}, body ${withBody ? g.body.length : 0} B: ${withBody ? g.body.slice(0, 80) : ''}]`;
       const started = Date.now();
       let reply: Reply;
       try {
@@ -172,4 +176,28 @@ test('a server action posted from another origin is a 403 with the spec body, no
   const reply = await send(origin, { method: 'POST', path: '/sign-in', headers: { 'next-action': '7f' + '0'.repeat(40), origin: 'https://attacker.example', 'content-type': 'text/plain;charset=UTF-8' }, body: '[]' });
   expect(reply.status).toBe(403);
   expect(JSON.parse(reply.body).error).toMatchObject({ code: 403, metadata: { error_type: 'forbidden' } });
+});
+
+test('requests Next cannot read get the spec’s 4xx before it sees them (each was a 500 or a bare 400)', async ({ origin }) => {
+  const cases = [
+    { method: 'GET', path: '/api/v1/models/%ZZ', status: 400 },
+    { method: 'GET', path: '/overview%E0%A4%A', status: 400 },
+    { method: 'PROPFIND', path: '/api/v1/models', status: 405 },
+    { method: 'POST', path: '/sign-in', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '{"not":"a form"}', status: 400 },
+    { method: 'POST', path: '/sandbox/checkout/cs_1/submit', headers: { 'content-type': 'application/json' }, body: '{"action":"pay"}', status: 400 },
+  ];
+  for (const c of cases) {
+    const reply = await send(origin, { method: c.method, path: c.path, headers: c.headers ?? {}, body: c.body });
+    expect(reply.status, `${c.method} ${c.path}`).toBe(c.status);
+    expect(JSON.parse(reply.body).error, `${c.method} ${c.path}`).toMatchObject({ code: c.status, message: expect.any(String) });
+  }
+  // Bytes that are not HTTP at all.
+  const url = new URL(origin);
+  const socket = net.connect(Number(url.port), url.hostname);
+  let received = '';
+  socket.on('data', (d) => (received += d));
+  socket.write('GARBAGE / NOT-HTTP\r\n\r\n');
+  await new Promise((r) => socket.once('close', r));
+  expect(received).toMatch(/^HTTP\/1\.1 400/);
+  expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)).error.code).toBe(400);
 });

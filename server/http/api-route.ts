@@ -71,7 +71,10 @@ export async function readRequestText(request: Request, limit = NEXT_BODY_LIMIT_
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // A body cut off mid-way (the client went away, or the server refused it for its size) is not our fault.
+    const { done, value } = await reader.read().catch(() => {
+      throw new AppError('bad_request', 'The request body could not be read to its end');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
