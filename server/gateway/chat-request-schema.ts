@@ -2,7 +2,6 @@
 // as OpenAI SDKs and agents send parameters we do not use. The same schema feeds the OpenAPI document.
 import { z } from 'zod';
 import { AppError, badRequestFromZod } from '@/server/errors';
-import type { ChatRequest } from '@/server/providers/types';
 import { boundedJsonObject } from '@/server/validation/fields';
 
 export const MAX_MESSAGES = 5_000;
@@ -71,7 +70,7 @@ export const chatRequestSchema = z.object({
           name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'function names: letters, digits, _ and -, at most 64'),
           description: z.string().optional(),
           parameters: boundedJsonObject().optional(),
-          strict: z.boolean().nullish().transform((v) => v ?? undefined),
+          strict: z.boolean().nullish().transform((v) => v ?? undefined).optional(),
         }),
       }),
     )
@@ -83,7 +82,7 @@ export const chatRequestSchema = z.object({
     .union([
       z.object({ type: z.literal('text') }),
       z.object({ type: z.literal('json_object') }),
-      z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: z.string(), schema: boundedJsonObject().optional(), strict: z.boolean().nullish().transform((v) => v ?? undefined), description: z.string().optional() }) }),
+      z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: z.string(), schema: boundedJsonObject().optional(), strict: z.boolean().nullish().transform((v) => v ?? undefined).optional(), description: z.string().optional() }) }),
     ])
     .optional(),
   user: z.string().max(256).optional(),
@@ -92,11 +91,14 @@ export const chatRequestSchema = z.object({
   stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
 });
 
+/** The validated request: the one type of a chat request (providers/types.ts re-exports it and its parts). */
+export type ChatRequest = z.output<typeof chatRequestSchema>;
+
 /** Validates and checks what a schema cannot: a user message exists, tool results answer earlier calls. */
 export function parseChatRequest(json: unknown): ChatRequest {
   const r = chatRequestSchema.safeParse(json);
   if (!r.success) throw badRequestFromZod(r.error);
-  const req = r.data as ChatRequest;
+  const req: ChatRequest = r.data;
   if (!req.messages.some((m) => m.role === 'user')) throw new AppError('bad_request', 'messages must include at least one user message');
   const callIds = new Set<string>();
   req.messages.forEach((m, i) => {

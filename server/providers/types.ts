@@ -3,18 +3,17 @@
 // the gateway (server/gateway) sends the UpstreamRequest with undici, feeds the parsed SSE events
 // (server/providers/sse.ts) to a StreamConverter and writes OpenAI-shaped chunks to the client.
 
-// ---------- the OpenAI-shaped request, after validation (server/gateway/chat-request-schema.ts) ----------
+// ---------- the OpenAI-shaped request, after validation ----------
+// Derived from its zod schema (server/gateway/chat-request-schema.ts), the one definition: what the schema
+// accepts is exactly what adapters are typed to receive.
+import type { ChatRequest } from '@/server/gateway/chat-request-schema';
 
-export type TextPart = { type: 'text'; text: string };
-export type ImagePart = { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
-export type ContentPart = TextPart | ImagePart;
-
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
+export type { ChatRequest };
+export type ChatMessage = ChatRequest['messages'][number];
+export type ContentPart = Exclude<Extract<ChatMessage, { role: 'user' }>['content'], string>[number];
+export type TextPart = Extract<ContentPart, { type: 'text' }>;
+export type ImagePart = Extract<ContentPart, { type: 'image_url' }>;
+export type ToolCall = NonNullable<Extract<ChatMessage, { role: 'assistant' }>['tool_calls']>[number];
 /**
  * OpenRouter-style reasoning details. Sent to clients in `reasoning_details` and accepted back on later
  * assistant messages so a provider's signed/encrypted reasoning survives tool turns.
@@ -22,63 +21,11 @@ export interface ToolCall {
  *  - reasoning.encrypted: opaque data (Anthropic redacted_thinking, a Gemini thoughtSignature on a non-thought part)
  *  - reasoning.summary: a summary (OpenAI-style)
  */
-export type ReasoningDetail =
-  | { type: 'reasoning.text'; text: string; signature?: string | null; format?: string; index?: number; id?: string }
-  | { type: 'reasoning.encrypted'; data: string; format?: string; index?: number; id?: string }
-  | { type: 'reasoning.summary'; summary: string; format?: string; index?: number; id?: string };
-
-export type ChatMessage =
-  | { role: 'system' | 'developer'; content: string | ContentPart[]; name?: string }
-  | { role: 'user'; content: string | ContentPart[]; name?: string }
-  | {
-      role: 'assistant';
-      content?: string | ContentPart[] | null;
-      tool_calls?: ToolCall[];
-      reasoning?: string | null;
-      reasoning_details?: ReasoningDetail[];
-      name?: string;
-    }
-  | { role: 'tool'; content: string | ContentPart[]; tool_call_id: string };
-
-export interface ToolDefinition {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
-}
-
-export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
-
-export interface ReasoningParam {
-  effort?: 'minimal' | 'low' | 'medium' | 'high';
-  max_tokens?: number;
-  exclude?: boolean;
-  enabled?: boolean;
-}
-
-export type ResponseFormat =
-  | { type: 'text' }
-  | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean; description?: string } };
-
-export interface ChatRequest {
-  model: string; // our id, "provider/model-name"
-  messages: ChatMessage[];
-  stream: boolean;
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  stop?: string | string[];
-  seed?: number;
-  tools?: ToolDefinition[];
-  tool_choice?: ToolChoice;
-  parallel_tool_calls?: boolean;
-  response_format?: ResponseFormat;
-  user?: string;
-  reasoning?: ReasoningParam;
-  /** OpenAI's own name for effort; mapped like reasoning.effort. */
-  reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high';
-  stream_options?: { include_usage?: boolean };
-}
+export type ReasoningDetail = NonNullable<Extract<ChatMessage, { role: 'assistant' }>['reasoning_details']>[number];
+export type ToolDefinition = NonNullable<ChatRequest['tools']>[number];
+export type ToolChoice = NonNullable<ChatRequest['tool_choice']>;
+export type ReasoningParam = NonNullable<ChatRequest['reasoning']>;
+export type ResponseFormat = NonNullable<ChatRequest['response_format']>;
 
 // ---------- the catalog entry an adapter is given ----------
 
