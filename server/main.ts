@@ -13,6 +13,7 @@ import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
 import { setSecurityHeaders } from '@/server/http/security-headers';
+import { pinClientAddress } from '@/server/http/client-address';
 import { answerClientError, malformedPathError, unreadableFormAs400 } from '@/server/http/unreadable-requests';
 import { isForeignServerAction, limitBody, NEXT_BODY_LIMIT_BYTES, refuseForeignServerAction } from '@/server/http/request-limits';
 import { isUnroutableMethod, jsonMethodNotAllowed, unroutableMethodError } from '@/server/http/json-method-not-allowed';
@@ -68,6 +69,7 @@ async function main() {
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('x-request-id', requestId);
     setSecurityHeaders(req, res);
+    pinClientAddress(req, e.TRUST_PROXY);
     const badPath = malformedPathError(pathname);
     if (badPath) return sendNodeError(res, badPath, requestId);
     if (!limitBody(req, res, NEXT_BODY_LIMIT_BYTES, requestId)) return;

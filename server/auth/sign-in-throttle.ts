@@ -93,7 +93,7 @@ export async function consumeQuota(p: { key: string; limit: number; windowMs: nu
   if (wait > 0) throw rateLimited(`Too many ${p.what} from this address.`, wait);
 }
 
-/** The client address as far as we can tell (first X-Forwarded-For hop; Next sets it from the socket). */
+/** The client address: the first X-Forwarded-For hop, which the production server sets from the socket unless TRUST_PROXY=1 (server/http/client-address.ts). */
 export function clientIp(headers: Headers): string {
   return headers.get('x-forwarded-for')?.split(',')[0]?.trim() || headers.get('x-real-ip')?.trim() || 'unknown';
 }
