@@ -20,7 +20,7 @@ async function main() {
   if (!databaseUrl && !dataDir) throw new Error('Set CRASH_DATABASE_URL or CRASH_DATA_DIR');
   setDatabase(await openDatabase({ databaseUrl, dataDir, migrate: false }));
   const e = env();
-  const runtime = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS });
+  const runtime = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS, rateLimitRpm: e.RATE_LIMIT_RPM });
   const recovery = startSettlementRecovery({ enqueue: (s) => runtime.settlements.enqueue(s), journal: runtime.journal, sweepIntervalMs: e.SWEEP_INTERVAL_MS });
   const server = http.createServer((req, res) => {
     if (req.url === '/_crash/active-reservations') return void activeReservations(res);

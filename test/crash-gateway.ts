@@ -5,7 +5,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { invalidateCatalogCache } from '@/server/catalog/resolve-model';
 import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { closeDatabase, openDatabase, setDatabase } from '@/server/db';
 import { createPostgresDatabase, pgliteTemplateDir, type DbKind } from './db';
@@ -30,7 +29,6 @@ export async function openCrashDatabase(kind: DbKind): Promise<CrashDatabase> {
   if (kind === 'postgres') {
     const created = await createPostgresDatabase();
     setDatabase(await openDatabase({ databaseUrl: created.url, poolSize: 4 }));
-    invalidateCatalogCache();
     await seedCatalog();
     return {
       env: { CRASH_DATABASE_URL: created.url, SETTLEMENT_JOURNAL_DIR: journalDir },
@@ -47,7 +45,6 @@ export async function openCrashDatabase(kind: DbKind): Promise<CrashDatabase> {
   cpSync(pgliteTemplateDir(), dir, { recursive: true });
   rmSync(path.join(dir, 'pglite.lock'), { force: true });
   setDatabase(await openDatabase({ dataDir: dir }));
-  invalidateCatalogCache();
   await seedCatalog();
   let open = true;
   return {

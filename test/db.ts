@@ -7,7 +7,6 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { closeDatabase, openDatabase, setDatabase, type Database } from '@/server/db';
-import { invalidateCatalogCache } from '@/server/catalog/resolve-model';
 import { rawEnv } from '@/server/env';
 
 export type DbKind = 'pglite' | 'postgres';
@@ -86,7 +85,6 @@ export function describeEachDatabase(name: string, fn: (kind: DbKind) => void): 
       beforeAll(async () => {
         t = await openTestDatabase(kind);
         setDatabase(t.database);
-        invalidateCatalogCache();
       });
       afterAll(async () => {
         await closeDatabase();

@@ -38,14 +38,15 @@ export async function startGatewayHarness(options: RuntimeOptions = {}): Promise
   process.env.GEMINI_API_KEY = 'gemini-upstream-SECRET';
   process.env.DEEPSEEK_BASE_URL = upstream.url;
   process.env.DEEPSEEK_API_KEY = 'sk-deepseek-upstream-SECRET';
-  process.env.RATE_LIMIT_RPM = '100000';
   resetEnvCache();
   await seedCatalog();
 
-  h.runtime = createRuntime(options);
+  // Tests send far more than a client would: no rate limit unless a test asks for one.
+  const withDefaults = (o: RuntimeOptions): RuntimeOptions => ({ rateLimitRpm: 100_000, ...o });
+  h.runtime = createRuntime(withDefaults(options));
   h.renewRuntime = async (next = options) => {
     await h.runtime.close();
-    return (h.runtime = createRuntime(next));
+    return (h.runtime = createRuntime(withDefaults(next)));
   };
   const server = http.createServer((req, res) => void handleChatNode(h.runtime, req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

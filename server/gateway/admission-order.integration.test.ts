@@ -7,7 +7,6 @@ import { createApiKey } from '@/server/api-keys/create-api-key';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { generateSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { db } from '@/server/db';
-import { resetEnvCache } from '@/server/env';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
@@ -67,8 +66,7 @@ describeEachDatabase('chat completions: admission order', () => {
   });
 
   it('429 only for a valid key over its limit; an invalid key is still 401', async () => {
-    process.env.RATE_LIMIT_RPM = '2';
-    resetEnvCache();
+    await h.renewRuntime({ rateLimitRpm: 2, redisUrl: null }); // counted in memory: a new Redis connection counts locally until ready
     try {
       const unknown = generateSecret(TOKEN_PREFIX.apiKey);
       const { key } = await createApiKey({ userId: u.user.id, input: { name: 'limited-rate' } });
@@ -77,8 +75,7 @@ describeEachDatabase('chat completions: admission order', () => {
       expect(await status(await post('{"model": ', key))).toMatchObject({ status: 429 });
       for (let i = 0; i < 4; i++) expect((await post(echo, unknown)).status).toBe(401);
     } finally {
-      process.env.RATE_LIMIT_RPM = '100000';
-      resetEnvCache();
+      await h.renewRuntime();
     }
   });
 

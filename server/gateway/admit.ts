@@ -5,7 +5,7 @@
 // refusal before that point is still reported in this order.
 import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/auth/authenticate-bearer';
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
-import { resolveModelOrThrow, type CatalogModel } from '@/server/catalog/resolve-model';
+import type { CatalogModel } from '@/server/catalog/resolve-model';
 import { AppError } from '@/server/errors';
 import { newGenerationId } from '@/server/http/request-id';
 import { reserveCredits } from '@/server/ledger/reserve';
@@ -134,7 +134,7 @@ async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: Catalog
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new AppError('bad_request', 'The request body must be a JSON object');
   const req = parseChatRequest(json);
 
-  const model = await resolveModelOrThrow(req.model);
+  const model = await rt.catalog.resolveOrThrow(req.model);
   authorize(model);
   if (!model.supportsImages && hasImages(req)) {
     throw new AppError('bad_request', `${model.id} does not accept image input (supportsImages is false). Remove the image_url parts or pick a model with supportsImages.`, { model: model.id, capability: 'supportsImages' });

@@ -2,7 +2,10 @@
 // while its admission waits on the database, yet nothing the client sees changes. On PostgreSQL the test
 // holds the account's row lock, so "admission still in the database" lasts as long as the test wants
 // (embedded PGlite runs one statement at a time, so a held lock there would stall the test's own queries).
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+// "Not sent early" is checked once the admission statement is seen waiting on that lock in pg_stat_activity:
+// the early-dispatch decision is made, and a dispatch started (runtime.upstream.send), before that statement
+// is issued, so at that point a request that was going to leave early has already called send.
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { generateSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
@@ -22,6 +25,18 @@ async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
     await sleep(10);
   }
   return cond();
+}
+
+/** Resolves once `n` statements of the test database wait on a lock (admissions behind holdAccountLock). */
+async function admissionsBlocked(n: number): Promise<void> {
+  const prisma = await db();
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const [{ waiting }] = await prisma.$queryRaw<{ waiting: bigint }[]>`SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if (Number(waiting) >= n) return;
+    if (Date.now() > until) throw new Error(`expected ${n} admission(s) waiting on the account lock, saw ${waiting}`);
+    await sleep(10);
+  }
 }
 
 /** Locks the account row in a transaction of its own until the returned function is called. */
@@ -68,15 +83,19 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     expect((await post(u.key)).status).toBe(200);
     const release = await holdAccountLock(u.user.personal_account_id);
     const before = h.upstream.requests.length;
+    const send = vi.spyOn(h.runtime.upstream, 'send');
     const res = post(u.key);
     try {
-      await sleep(300);
+      await admissionsBlocked(1);
+      expect(send).not.toHaveBeenCalled();
       expect(h.upstream.requests.length).toBe(before);
     } finally {
       await release();
     }
     expect((await res).status).toBe(200);
+    expect(send).toHaveBeenCalledTimes(1); // sent after its admission
     expect(h.upstream.requests.length).toBe(before + 1);
+    send.mockRestore();
   }
 
   it('an unknown key never reaches the provider, and neither does a refused one afterwards', async () => {
@@ -112,12 +131,14 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     let warmAnswered = false;
     let coldAnswered = false;
     const before = h.upstream.requests.length;
+    const send = vi.spyOn(h.runtime.upstream, 'send');
     const warmRes = post(u.key, true).then((r) => ((warmAnswered = true), r));
     const coldRes = post(cold.key, true).then((r) => ((coldAnswered = true), r));
     try {
       expect(await waitFor(() => h.upstream.requests.length === before + 1, 3_000)).toBe(true);
-      await sleep(300);
-      // Exactly one request went out (the warm key's), and neither client has an answer: both admissions wait.
+      await admissionsBlocked(2);
+      // Both admissions wait, and exactly one request went out (the warm key's); neither client has an answer.
+      expect(send).toHaveBeenCalledTimes(1);
       expect(h.upstream.requests.length).toBe(before + 1);
       expect(warmAnswered || coldAnswered).toBe(false);
     } finally {
@@ -129,6 +150,7 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     expect(ws.done && cs.done).toBe(true);
     expect(ws.chunks.map((x) => x.choices?.[0]?.delta?.content ?? '').join('')).toBe(cs.chunks.map((x) => x.choices?.[0]?.delta?.content ?? '').join(''));
     expect(h.upstream.requests.length).toBe(before + 2);
+    send.mockRestore();
     await h.runtime.settlements.flush();
     const bal = await getBalanceOrThrow(u.user.personal_account_id);
     expect(bal.reservedMicros).toBe(0n);

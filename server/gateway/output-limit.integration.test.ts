@@ -5,7 +5,6 @@
 // costs beyond the charge is recorded as the operator's loss and shown by the generation lookup and the CLI.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCommand } from '@/server/cli/commands';
-import { resolveModelOrThrow } from '@/server/catalog/resolve-model';
 import { db } from '@/server/db';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { usdToMicros } from '@/server/ledger/money';
@@ -35,7 +34,7 @@ describeEachDatabase('an upstream that ignores max_tokens', () => {
   const post = (key: string, body: unknown) =>
     fetch(`${api.origin}/api/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const generation = async (key: string, id: string) => (await (await fetch(`${api.origin}/api/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${key}` } })).json()).data;
-  const reservation = async (body: ReturnType<typeof chatBody>) => reservationMicros(parseChatRequest(body), await resolveModelOrThrow(MODEL));
+  const reservation = async (body: ReturnType<typeof chatBody>) => reservationMicros(parseChatRequest(body), await h.runtime.catalog.resolveOrThrow(MODEL));
 
   /** After settlement: charged exactly usage.cost, never more than the reservation, never below zero. */
   async function expectChargedAtMostTheReservation(u: Awaited<ReturnType<typeof fundedUser>>, id: string, cost: number, reserved: bigint, fundedMicros: bigint) {

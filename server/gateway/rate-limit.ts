@@ -17,11 +17,18 @@ export class RateLimiter {
   private readonly local = new Map<string, { bucket: number; current: number; previous: number }>();
   private redis: Redis | null | undefined;
 
-  /** @param redisUrl shared counters in Redis; undefined: REDIS_URL, read when first needed; null: in memory. */
-  constructor(private readonly redisUrl?: string | null) {}
+  /**
+   * @param limitPerMinute requests per rolling minute per subject (RATE_LIMIT_RPM, fixed when the runtime is created)
+   * @param redisUrl shared counters in Redis; undefined: REDIS_URL, read when first needed; null: in memory.
+   */
+  constructor(
+    private readonly limitPerMinute: number,
+    private readonly redisUrl?: string | null,
+  ) {}
 
   /** Counts one request for `subject`; throws a 429 AppError with Retry-After when over the limit. */
-  async check(subject: string, limit = env().RATE_LIMIT_RPM, now = Date.now()): Promise<void> {
+  async check(subject: string, now = Date.now()): Promise<void> {
+    const limit = this.limitPerMinute;
     const bucket = Math.floor(now / WINDOW_MS);
     let previous: number;
     let current: number;

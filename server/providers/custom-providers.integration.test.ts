@@ -6,7 +6,7 @@ import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { listModels } from '@/server/catalog/resolve-model';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
-import { customCatalogEntries, resetCustomProviders } from './custom-providers';
+import { customCatalogEntries } from './custom-providers';
 
 describeEachDatabase('custom OpenAI-compatible providers', () => {
   let h: GatewayHarness;
@@ -16,14 +16,12 @@ describeEachDatabase('custom OpenAI-compatible providers', () => {
       { id: 'ollama', baseUrl: `${h.upstream.url}/v1`, models: [{ id: 'llama3', upstreamModel: 'llama3.1:8b', contextLength: 8192, inputPrice: 0.1, outputPrice: 0.2 }] },
     ]);
     resetEnvCache();
-    resetCustomProviders();
     await h.renewRuntime(); // its provider registry now has the custom provider
     await seedCatalog(customCatalogEntries());
   });
   afterAll(async () => {
     delete process.env.CUSTOM_PROVIDERS;
     resetEnvCache();
-    resetCustomProviders();
     await h?.close();
   });
 
@@ -43,11 +41,9 @@ describeEachDatabase('custom OpenAI-compatible providers', () => {
   it('rejects a malformed configuration with a message naming the problem', () => {
     process.env.CUSTOM_PROVIDERS = '[{"id":"openai","baseUrl":"http://x"}]';
     resetEnvCache();
-    resetCustomProviders();
     expect(() => customCatalogEntries()).toThrow(/CUSTOM_PROVIDERS/);
     process.env.CUSTOM_PROVIDERS = '[{"id":"Bad Id","baseUrl":"nope","models":[]}]';
     resetEnvCache();
-    resetCustomProviders();
     expect(() => customCatalogEntries()).toThrow(/CUSTOM_PROVIDERS/);
   });
 });

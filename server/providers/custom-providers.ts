@@ -38,12 +38,13 @@ export type CustomProvider = z.infer<typeof customProviderSchema> & { resolvedAp
 
 const RESERVED = new Set(['openai', 'anthropic', 'google', 'gemini', 'deepseek', 'switchboard', 'echo']);
 
-let parsed: CustomProvider[] | undefined;
-
+/**
+ * Parses CUSTOM_PROVIDERS (and reads the file it names) on every call, keeping nothing: it is called when a
+ * runtime builds its provider registry and when the catalog is seeded, never per request.
+ */
 export function customProviders(): CustomProvider[] {
-  if (parsed) return parsed;
   const raw = env().CUSTOM_PROVIDERS;
-  if (!raw) return (parsed = []);
+  if (!raw) return [];
   const text = raw.trim().startsWith('[') ? raw : existsSync(raw) ? readFileSync(raw, 'utf8') : null;
   if (text === null) throw new Error(`CUSTOM_PROVIDERS: neither a JSON array nor an existing file: ${raw}`);
   let json: unknown;
@@ -55,13 +56,7 @@ export function customProviders(): CustomProvider[] {
   const result = z.array(customProviderSchema).safeParse(json);
   if (!result.success) throw new Error(`CUSTOM_PROVIDERS: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   for (const p of result.data) if (RESERVED.has(p.id)) throw new Error(`CUSTOM_PROVIDERS: "${p.id}" is a built-in provider id`);
-  parsed = result.data.map((p) => ({ ...p, resolvedApiKey: p.apiKey ?? (p.apiKeyEnv ? rawEnv(p.apiKeyEnv) : undefined) }));
-  return parsed;
-}
-
-/** Tests change CUSTOM_PROVIDERS between cases. */
-export function resetCustomProviders(): void {
-  parsed = undefined;
+  return result.data.map((p) => ({ ...p, resolvedApiKey: p.apiKey ?? (p.apiKeyEnv ? rawEnv(p.apiKeyEnv) : undefined) }));
 }
 
 export function customCatalogEntries(): CatalogEntry[] {

@@ -3,6 +3,7 @@
 // the custom server (dist/server.js) and Next's server bundle are two copies of the code in one process:
 // both take the one runtime from processRuntime() (process-runtime.ts), so there is one settlement queue to
 // drain at shutdown, one admission batcher per key, one rate limit count. Tests build their own.
+import { ModelCatalog } from '@/server/catalog/resolve-model';
 import { KeyAdmissionBatcher } from '@/server/ledger/key-admission-batcher';
 import { ReservationLeases } from '@/server/ledger/reservation-leases';
 import { SettlementJournal } from '@/server/ledger/settlement-journal';
@@ -26,6 +27,8 @@ export interface Runtime {
   readonly keyAdmissions: KeyAdmissionBatcher;
   /** Keys admitted recently, for early dispatch (gateway/early-dispatch.ts). */
   readonly warmKeys: WarmKeys;
+  /** The model catalog, cached for 30 s, so admission resolves a model without a database round trip (catalog/resolve-model.ts). */
+  readonly catalog: ModelCatalog;
   /** Per-credential request rate limit (gateway/rate-limit.ts). */
   readonly rateLimiter: RateLimiter;
   /** Provider adapters and their configuration, from the environment at creation (providers/registry.ts). */
@@ -44,6 +47,8 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   providers?: ProviderRegistry;
+  /** Requests per rolling minute per credential; default 600 (processRuntime passes RATE_LIMIT_RPM). */
+  rateLimitRpm?: number;
   /** Redis for the rate limiter: a URL, null for memory; default REDIS_URL. */
   redisUrl?: string | null;
   streamKeepAliveMs?: number;
@@ -55,7 +60,7 @@ export interface RuntimeOptions {
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const settlements = new SettlementQueue();
-  const rateLimiter = new RateLimiter(options.redisUrl);
+  const rateLimiter = new RateLimiter(options.rateLimitRpm ?? 600, options.redisUrl);
   const upstream = new UpstreamPools();
   const journal = options.settlementJournalDir ? new SettlementJournal(options.settlementJournalDir) : null;
   const leases = new ReservationLeases(options.reservationLeaseMs);
@@ -63,6 +68,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     settlements,
     journal,
     leases,
+    catalog: new ModelCatalog(),
     keyAdmissions: new KeyAdmissionBatcher(),
     warmKeys: new WarmKeys(),
     rateLimiter,
