@@ -98,6 +98,10 @@ async function settleLate(tx: Tx, input: SettleInput): Promise<SettleResult> {
     WHERE "generationId" = ${input.generationId} AND "accountId" = ${input.accountId} AND status = 'EXPIRED'::"ReservationStatus"
     RETURNING "apiKeyId"`;
   if (late.length === 0) return { settled: false, costMicros: 0n };
+  // Lock order as everywhere else (settleInTx, the settlement batch, the reservation statement): Account,
+  // then ApiKey. Updating the key first let a reservation holding the account wait for the key while this
+  // waited for the account (a deadlock the ledger property test found on PostgreSQL).
+  await tx.$executeRaw`SELECT 1 FROM "Account" WHERE id = ${input.accountId} FOR NO KEY UPDATE`;
   if (late[0].apiKeyId) {
     await tx.$executeRaw`
       UPDATE "ApiKey" SET "windowSpentMicros" = "windowSpentMicros" + ${cost}, "totalSpentMicros" = "totalSpentMicros" + ${cost}
