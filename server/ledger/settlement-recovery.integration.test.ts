@@ -2,6 +2,7 @@
 // (late settlement), a usage record that already exists when the sweeper comes, and a user deleted while
 // their generation was running.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { describeEachDatabase } from '@/test/db';
@@ -14,7 +15,7 @@ import { sweepExpiredReservations } from './sweep-reservations';
 const usage = (extra: Partial<UsageFields> = {}): UsageFields => ({ model: 'openai/gpt-4o-mini', provider: 'openai', promptTokens: 120, completionTokens: 30, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, latencyMs: 900_000, status: 'SUCCESS', streamed: true, finishReason: 'stop', ...extra });
 const afterTtl = () => new Date(Date.now() + 16 * 60_000);
 
-describeEachDatabase('settlement recovery', () => {
+describeEachDatabase('settlement recovery', (kind) => {
   it('a settlement arriving after the sweeper expired the reservation is still charged and recorded, once', async () => {
     const u = await createTestUser(1);
     const key = await createTestKey(u.user.id, u.user.personal_account_id, { credit_limit: 1 });
@@ -63,5 +64,51 @@ describeEachDatabase('settlement recovery', () => {
     expect(await sweepExpiredReservations(afterTtl())).toBe(1);
     expect(await prisma.usageRecord.findUniqueOrThrow({ where: { id: gen } })).toMatchObject({ userId: null, apiKeyId: null, errorCode: 'interrupted' });
     expect((await getBalanceOrThrow(org.id)).reservedMicros).toBe(0n);
+  });
+
+  // Lock order, Account then ApiKey, as reservations take them: a late settlement that took the key first
+  // deadlocked against a keyed reservation holding the account (found by the ledger property test).
+  if (kind === 'postgres') it('a late settlement waits for the account before it touches the key (no deadlock with a reservation)', async () => {
+    const u = await createTestUser(1);
+    const key = await createTestKey(u.user.id, u.user.personal_account_id, { credit_limit: 1 });
+    const account = u.user.personal_account_id;
+    const gen = `gen-${randomUUID()}`;
+    await reserveCredits({ accountId: account, generationId: gen, amountMicros: 200_000n, apiKey: { id: key.id }, userId: u.user.id, model: 'openai/gpt-4o-mini', provider: 'openai' });
+    expect(await sweepExpiredReservations(afterTtl())).toBe(1);
+    const prisma = await db();
+
+    // A reservation's position: the account row locked, the key next.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "Account" WHERE id = ${account} FOR NO KEY UPDATE`;
+      locked();
+      await gate;
+    }, { timeout: 30_000, maxWait: 5_000 });
+    await isLocked;
+
+    const late = settleGeneration({ generationId: gen, accountId: account, costMicros: 50_000n, usage: usage({ userId: u.user.id, apiKeyId: key.id }) });
+    const until = Date.now() + 5_000;
+    for (;;) {
+      const [{ waiting }] = await prisma.$queryRaw<{ waiting: bigint }[]>`SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      if (waiting >= 1n) break;
+      if (Date.now() > until) throw new Error('the late settlement never waited on the account lock');
+      await sleep(10);
+    }
+    // While the settlement waits for the account, the key must still be free for the reservation to take.
+    const keyFree = await prisma.$transaction(async (tx) => {
+      try {
+        await tx.$queryRaw`SELECT id FROM "ApiKey" WHERE id = ${key.id} FOR NO KEY UPDATE NOWAIT`;
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    release();
+    await holder;
+    expect(keyFree).toBe(true);
+    expect(await late).toEqual({ settled: true, costMicros: 50_000n });
   });
 });
