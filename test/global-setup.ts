@@ -1,6 +1,6 @@
 // Once per `vitest run`: a migrated PGlite template directory that each test file copies.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -31,4 +31,10 @@ export default async function setup({ provide }: { provide?: unknown }) {
     renameSync(tmp, dir);
   }
   process.env.SB_PGLITE_TEMPLATE = dir;
+  // Tests open their own databases. Anything that still opens the process-wide one from the environment
+  // (a runtime's timer outliving its test file's database) must not create, half-migrate and lock the
+  // checkout's ./.data, which `npm start` would then refuse: give the workers a scratch DATA_DIR instead.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'sb-test-data-'));
+  process.env.DATA_DIR = scratch;
+  return () => rmSync(scratch, { recursive: true, force: true });
 }

@@ -119,17 +119,19 @@ type GlobalWithDb = typeof globalThis & { [GLOBAL_KEY]?: Promise<Database> };
 /** The process-wide database, opened (and migrated) on first use from the environment. */
 export function database(): Promise<Database> {
   const g = globalThis as GlobalWithDb;
-  g[GLOBAL_KEY] ??= openDatabase({
+  if (g[GLOBAL_KEY]) return g[GLOBAL_KEY];
+  const opening: Promise<Database> = openDatabase({
     databaseUrl: env().DATABASE_URL,
     dataDir: env().dataDir,
     log: (line) => {
       if (env().LOG_LEVEL !== 'silent') console.log(line);
     },
   }).catch((err) => {
-    delete g[GLOBAL_KEY];
+    // Forget this attempt only: a database set meanwhile (setDatabase) must not be dropped by its failure.
+    if (g[GLOBAL_KEY] === opening) delete g[GLOBAL_KEY];
     throw err;
   });
-  return g[GLOBAL_KEY];
+  return (g[GLOBAL_KEY] = opening);
 }
 
 /** Shorthand for services: the Prisma client of the process-wide database. */
