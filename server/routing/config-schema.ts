@@ -1,0 +1,97 @@
+// The routing configuration's shape: what SWITCHBOARD_CONFIG holds (YAML or JSON), what the admin API
+// takes and returns (/api/v1/admin/models, /api/v1/admin/providers) and what `catalog:import` reads. One
+// schema for all three, so they cannot drift. Names are a public contract (README, OpenAPI): snake_case
+// as in the file. Prices are USD per million tokens here; the compiled table (routing-table.ts) holds
+// integer micro-dollars.
+import { z } from 'zod';
+
+export const PROVIDER_ID = /^[a-z0-9][a-z0-9-]{0,40}$/;
+/** `author/slug`, both halves lower-case-ish: what clients send as `model`. */
+export const MODEL_ID = /^[a-z0-9][a-z0-9._-]{0,60}\/[a-zA-Z0-9][a-zA-Z0-9._:-]{0,120}$/;
+
+/** Wire formats a provider can speak. `deepseek` and `echo` are the built-ins' own (see default-catalog.ts). */
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo'] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+const usdPerMillion = z.number().min(0, 'a price cannot be negative').max(100_000, 'a price above $100,000 per million tokens is surely a typo');
+
+export const keyConfigSchema = z
+  .object({
+    /** Shown in health output, metrics and usage records; default: key_env, or `key-<n>` (1-based). */
+    id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'key id: letters, digits, dot, dash, underscore').optional(),
+    /** The environment variable that holds the key. */
+    key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'key_env must name an environment variable').optional(),
+    /** The key itself (the admin API stores it encrypted and never returns it). */
+    key: z.string().min(1).max(4096).optional(),
+    weight: z.number().positive('weight must be positive').max(1_000_000).default(1),
+  })
+  .strict()
+  .refine((k) => (k.key_env === undefined) !== (k.key === undefined), { message: 'a key needs exactly one of key_env or key' });
+
+export const providerConfigSchema = z
+  .object({
+    id: z.string().regex(PROVIDER_ID, 'provider id: lower-case letters, digits and dashes (up to 41)'),
+    type: z.enum(PROVIDER_TYPES),
+    name: z.string().max(120).optional(),
+    base_url: z.url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' }).optional(),
+    keys: z.array(keyConfigSchema).max(100).default([]),
+    headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'header name'), z.string().max(8192)).default({}),
+    /** openai-compatible: whether the server understands `stream_options` (for usage in streams). */
+    supports_stream_options: z.boolean().default(true),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+export const pricingSchema = z
+  .object({
+    input: usdPerMillion,
+    output: usdPerMillion,
+    cache_read: usdPerMillion.optional(),
+    cache_write: usdPerMillion.optional(),
+  })
+  .strict();
+
+export const endpointConfigSchema = z
+  .object({
+    provider: z.string().regex(PROVIDER_ID, 'endpoint provider: a provider id'),
+    upstream_model: z.string().min(1).max(200),
+    pricing: pricingSchema,
+    /** Defaults to the model's. */
+    context_length: z.number().int().positive().optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+  })
+  .strict();
+
+export const modelConfigSchema = z
+  .object({
+    id: z.string().regex(MODEL_ID, 'model id: author/slug, e.g. acme/fast'),
+    name: z.string().min(1).max(200),
+    description: z.string().max(2000).default(''),
+    context_length: z.number().int().positive().max(100_000_000),
+    max_output_tokens: z.number().int().positive().max(100_000_000),
+    supports_reasoning: z.boolean().default(false),
+    supports_images: z.boolean().default(false),
+    supports_tools: z.boolean().default(true),
+    aliases: z.array(z.string().min(1).max(200)).max(50).default([]),
+    endpoints: z.array(endpointConfigSchema).min(1, 'a model needs at least one endpoint').max(50),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+export const routingFileSchema = z
+  .object({
+    providers: z.array(providerConfigSchema).default([]),
+    models: z.array(modelConfigSchema).default([]),
+  })
+  .strict();
+
+export type KeyConfig = z.infer<typeof keyConfigSchema>;
+export type ProviderConfigEntry = z.infer<typeof providerConfigSchema>;
+export type EndpointConfig = z.infer<typeof endpointConfigSchema>;
+export type ModelConfigEntry = z.infer<typeof modelConfigSchema>;
+export type RoutingFile = z.infer<typeof routingFileSchema>;
+/** The input side (defaults not yet applied), for writing configurations in code (default-catalog.ts, tests). */
+export type RoutingFileInput = z.input<typeof routingFileSchema>;
+
+/** Where an entry of the compiled table came from; `file` entries are read-only in the admin API. */
+export type EntrySource = 'builtin' | 'custom_providers' | 'admin' | 'file';

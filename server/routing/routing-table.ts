@@ -1,0 +1,87 @@
+// The compiled routing table: an immutable snapshot built from every source (built-in catalog and
+// provider variables, CUSTOM_PROVIDERS, the operators' admin entries in the database, SWITCHBOARD_CONFIG)
+// by build-routing-table.ts. The chat path reads it synchronously: resolving a model, its endpoints and
+// their keys is a few map lookups, no database round trip. A reload builds a new table and swaps the
+// reference; requests in flight keep the table (and the adapters, keys and prices) they started with.
+import type { ProviderAdapter, ProviderConfig } from '@/server/providers/types';
+import type { EntrySource, ProviderType } from './config-schema';
+
+/** Integer micro-dollars per million tokens ($0.15/M = 150_000), the names computeCost reads. */
+export interface Pricing {
+  inputPrice: number;
+  outputPrice: number;
+  /** 0 = billed at inputPrice. */
+  cacheReadPrice: number;
+  /** 0 = billed at inputPrice. */
+  cacheWritePrice: number;
+}
+
+export interface RoutingKey {
+  /** As configured (or key_env, or `key-<n>`): what health output, metrics and usage records show. */
+  id: string;
+  /** `<provider id>/<key id>`: the key's identity in health state, shared across instances. */
+  ref: string;
+  /** Undefined when its variable is unset (such a key is skipped; a provider with none left is unconfigured). */
+  apiKey: string | undefined;
+  weight: number;
+}
+
+export interface RoutingProvider {
+  id: string;
+  type: ProviderType;
+  name: string;
+  adapter: ProviderAdapter;
+  /** No trailing slash. */
+  baseUrl: string;
+  /** Sent with every request to this provider (after the adapter's own). */
+  headers: Record<string, string>;
+  /** Usable keys (with a value), by weight. Empty for a provider that needs none (echo, a local server). */
+  keys: RoutingKey[];
+  /**
+   * Usable: it has a key, or its base URL differs from the public default (a local or self-hosted server
+   * may need no key). Otherwise its endpoints are skipped, and a model with no other endpoint gets a 503
+   * naming `missing`.
+   */
+  configured: boolean;
+  missing?: string;
+  enabled: boolean;
+  source: EntrySource;
+}
+
+export interface RoutingEndpoint extends Pricing {
+  provider: RoutingProvider;
+  upstreamModel: string;
+  contextLength: number;
+  maxOutputTokens: number;
+}
+
+export interface RoutingModel {
+  id: string;
+  name: string;
+  description: string;
+  contextLength: number;
+  maxOutputTokens: number;
+  supportsReasoning: boolean;
+  supportsImages: boolean;
+  supportsTools: boolean;
+  aliases: string[];
+  /** Default order; the first is the primary. */
+  endpoints: RoutingEndpoint[];
+  enabled: boolean;
+  source: EntrySource;
+}
+
+export interface RoutingTable {
+  /** Enabled and disabled models by id and by alias. */
+  readonly models: ReadonlyMap<string, RoutingModel>;
+  /** Every model once, sorted by id. */
+  readonly list: readonly RoutingModel[];
+  readonly providers: ReadonlyMap<string, RoutingProvider>;
+  /** Problems that did not stop the build (an endpoint naming an unknown provider…), for logs and the admin API. */
+  readonly warnings: readonly string[];
+}
+
+/** The config an adapter's converters get for one endpoint and one key. */
+export function providerConfigFor(provider: RoutingProvider, key: RoutingKey | undefined): ProviderConfig {
+  return { baseUrl: provider.baseUrl, apiKey: key?.apiKey };
+}
