@@ -7,6 +7,9 @@ import { boundedJsonObject } from '@/server/validation/fields';
 export const MAX_MESSAGES = 5_000;
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
+const modelName = z.string().min(1, 'a model name must not be empty').max(256);
+const providerId = z.string().min(1).max(64);
+
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
   type: z.literal('image_url'),
@@ -50,7 +53,7 @@ const message = z.discriminatedUnion(
 const effort = z.enum(['minimal', 'low', 'medium', 'high']);
 
 export const chatRequestSchema = z.object({
-  model: z.string({ error: 'model is required, e.g. "openai/gpt-4o-mini"' }).min(1, 'model is required'),
+  model: z.string({ error: 'model is required, e.g. "openai/gpt-4o-mini"' }).min(1, 'model is required').max(256),
   messages: z
     .array(message, { error: 'messages is required and must be an array' })
     .min(1, 'messages must not be empty')
@@ -89,6 +92,20 @@ export const chatRequestSchema = z.object({
   reasoning: z.object({ effort: effort.optional(), max_tokens: z.number().int().min(0).optional(), exclude: z.boolean().optional(), enabled: z.boolean().optional() }).optional(),
   reasoning_effort: effort.optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
+  /** OpenAI's prompt-cache routing hint; also our affinity key when X-Task-ID is absent (routing/plan-route.ts). */
+  prompt_cache_key: z.string().max(1024).optional(),
+  /** OpenRouter's fallback models, tried in order after `model` (before the first byte only). */
+  models: z.array(modelName).max(10).optional(),
+  /** OpenRouter's provider preferences (routing/plan-route.ts). */
+  provider: z
+    .object({
+      order: z.array(providerId).max(50).optional(),
+      only: z.array(providerId).max(50).optional(),
+      ignore: z.array(providerId).max(50).optional(),
+      allow_fallbacks: z.boolean().optional(),
+      sort: z.enum(['price', 'latency', 'throughput']).optional(),
+    })
+    .optional(),
 });
 
 /** The validated request: the one type of a chat request (providers/types.ts re-exports it and its parts). */

@@ -9,7 +9,8 @@ export type UpstreamResponse = Dispatcher.ResponseData;
 export class UpstreamPools {
   private readonly pools = new Map<string, Pool>();
 
-  send(r: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  /** @param headersTimeoutMs the provider's own time limit to the response headers (else the pool's). */
+  send(r: UpstreamRequest, signal: AbortSignal, headersTimeoutMs?: number): Promise<UpstreamResponse> {
     const url = new URL(r.url);
     return this.poolFor(url.origin).request({
       method: r.method,
@@ -17,6 +18,7 @@ export class UpstreamPools {
       headers: r.headers,
       body: r.body,
       signal,
+      ...(headersTimeoutMs ? { headersTimeout: headersTimeoutMs } : {}),
     });
   }
 

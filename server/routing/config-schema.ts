@@ -39,6 +39,11 @@ export const providerConfigSchema = z
     /** openai-compatible: whether the server understands `stream_options` (for usage in streams). */
     supports_stream_options: z.boolean().default(true),
     enabled: z.boolean().default(true),
+    /**
+     * Milliseconds to the response headers before an attempt times out and the next endpoint is tried
+     * (default 600000: a non-streaming reasoning answer can take minutes).
+     */
+    timeout_ms: z.number().int().min(100).max(3_600_000).optional(),
   })
   .strict();
 

@@ -46,6 +46,8 @@ export interface RoutingProvider {
   missing?: string;
   enabled: boolean;
   source: EntrySource;
+  /** Time to the response headers before an attempt counts as timed out and the next endpoint is tried. */
+  timeoutMs?: number;
 }
 
 export interface RoutingEndpoint extends Pricing {

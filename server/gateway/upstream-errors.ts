@@ -1,9 +1,8 @@
-// Calls the provider and returns its 2xx response, retrying transient failures before the first byte
-// (bounded, with backoff) and never after. A non-2xx answer is classified by the adapter and turned into
-// the AppError the client gets: our provider keys and the upstream's raw error bodies never leak.
+// A provider's non-2xx answer or network failure, as the AppError the client gets: our provider keys and
+// the upstream's raw error bodies never leak. open-route.ts decides what to try next.
 import { AppError } from '@/server/errors';
-import type { ProviderAdapter, UpstreamFailure, UpstreamRequest } from '@/server/providers/types';
-import type { UpstreamPools, UpstreamResponse } from './upstream-client';
+import type { UpstreamFailure } from '@/server/providers/types';
+import type { UpstreamResponse } from './upstream-client';
 
 export const RETRY = { attempts: 3, baseDelayMs: 250 };
 
@@ -46,9 +45,9 @@ export class UpstreamHttpError extends AppError {
   }
 }
 
-const headerRecord = (h: UpstreamResponse['headers']) => h as Record<string, string | string[] | undefined>;
+export const headerRecord = (h: UpstreamResponse['headers']) => h as Record<string, string | string[] | undefined>;
 
-function networkError(err: unknown, provider: string): AppError {
+export function networkError(err: unknown, provider: string): AppError {
   const code = (err as { code?: string }).code ?? '';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new AppError('upstream_timeout', `The provider (${provider}) did not answer in time`, { provider, cause: code });
@@ -56,31 +55,8 @@ function networkError(err: unknown, provider: string): AppError {
   return new AppError('upstream_error', `Could not reach the provider (${provider})`, { provider, cause: code || 'network_error' });
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
+export const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
-
-export async function openUpstream(pools: UpstreamPools, adapter: ProviderAdapter, request: UpstreamRequest, provider: string, signal: AbortSignal): Promise<UpstreamResponse> {
-  let lastError: AppError | undefined;
-  for (let attempt = 0; attempt < RETRY.attempts; attempt++) {
-    if (attempt > 0) await sleep(RETRY.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() / 2), signal);
-    if (signal.aborted) throw signal.reason ?? new Error('aborted');
-    let res: UpstreamResponse;
-    try {
-      res = await pools.send(request, signal);
-    } catch (err) {
-      if (signal.aborted) throw err;
-      lastError = networkError(err, provider);
-      continue;
-    }
-    if (res.statusCode >= 200 && res.statusCode < 300) return res;
-    const text = await res.body.text().catch(() => '');
-    const failure = adapter.convertError(res.statusCode, text, headerRecord(res.headers));
-    const error = new UpstreamHttpError(failure, res.statusCode, provider);
-    if (!error.retryable) throw error;
-    lastError = error;
-  }
-  throw lastError!;
-}

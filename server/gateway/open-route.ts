@@ -1,0 +1,180 @@
+// Sends a request along its route and returns the first 2xx response, failing over only before the first
+// byte reaches the client:
+//   - 429 and 401/403 from a key: that key cools down (KeyHealth) and the next key of the same provider is tried;
+//   - 5xx, overload, timeouts and connection errors: the key counts a failure and the next endpoint is tried;
+//   - 404 from a provider (it does not know the upstream model): the next endpoint;
+//   - client errors (400, context too long): answered at once, never retried elsewhere.
+// With fewer endpoints than RETRY.attempts, transient failures are retried with backoff as before. Attempts
+// and time are bounded; the final error's metadata lists every attempt (provider, key, status).
+import { AppError } from '@/server/errors';
+import type { ConvertContext, UpstreamRequest } from '@/server/providers/types';
+import type { KeyHealth } from '@/server/routing/key-health';
+import { orderKeys } from '@/server/routing/order-keys';
+import type { RouteCandidate } from '@/server/routing/plan-route';
+import { providerConfigFor, type RoutingKey } from '@/server/routing/routing-table';
+import type { ChatRequest } from '@/server/providers/types';
+import { headerRecord, networkError, RETRY, sleep, UpstreamHttpError } from './upstream-errors';
+import type { UpstreamPools, UpstreamResponse } from './upstream-client';
+
+/** At most this many upstream requests per client request, and no new one after FAILOVER_WINDOW_MS. */
+export const FAILOVER = { maxAttempts: 6, windowMs: 30_000 };
+
+export interface AttemptRecord {
+  provider: string;
+  key: string | null;
+  model: string;
+  /** The upstream's HTTP status; null for a connection error or timeout. */
+  status: number | null;
+}
+
+/** One endpoint with one key, its request converted (null for a local adapter). */
+export interface PreparedAttempt {
+  candidate: RouteCandidate;
+  key: RoutingKey | undefined;
+  ctx: ConvertContext;
+  request: UpstreamRequest | null;
+}
+
+export interface ServedRoute extends PreparedAttempt {
+  /** Null for a local adapter (echo), which answers in-process. */
+  response: UpstreamResponse | null;
+  /** Every attempt, the serving one last. */
+  attempts: AttemptRecord[];
+}
+
+export interface Route {
+  candidates: RouteCandidate[];
+  req: ChatRequest;
+  /** Same value → same key while it is healthy (X-Task-ID, else prompt_cache_key, else user; with the model). */
+  affinity?: string;
+  /** The primary attempt, converted during admission (and maybe sent early). */
+  first?: PreparedAttempt;
+}
+
+export interface RouteDeps {
+  upstream: UpstreamPools;
+  health: KeyHealth;
+}
+
+export function contextFor(candidate: RouteCandidate, key: RoutingKey | undefined): ConvertContext {
+  const { model, endpoint } = candidate;
+  return {
+    model: {
+      id: model.id,
+      provider: endpoint.provider.id,
+      upstreamModel: endpoint.upstreamModel,
+      contextLength: endpoint.contextLength,
+      maxOutputTokens: endpoint.maxOutputTokens,
+      supportsReasoning: model.supportsReasoning,
+      supportsImages: model.supportsImages,
+    },
+    config: providerConfigFor(endpoint.provider, key),
+  };
+}
+
+/** Converts the request for one endpoint and key; throws the adapter's 400 for what it cannot map. */
+export function prepareAttempt(candidate: RouteCandidate, key: RoutingKey | undefined, req: ChatRequest): PreparedAttempt {
+  const ctx = contextFor(candidate, key);
+  const provider = candidate.endpoint.provider;
+  if (provider.adapter.local) return { candidate, key, ctx, request: null };
+  const request = provider.adapter.convertRequest(req, ctx);
+  if (Object.keys(provider.headers).length > 0) request.headers = { ...request.headers, ...provider.headers };
+  return { candidate, key, ctx, request };
+}
+
+/** The key the primary attempt will use (no side effect on health), for converting it during admission. */
+export function firstKey(candidate: RouteCandidate, health: KeyHealth, affinity?: string): RoutingKey | undefined {
+  const keys = candidate.endpoint.provider.keys;
+  return keys.length === 0 ? undefined : orderKeys(keys, (ref) => health.isUsable(ref), affinity)[0];
+}
+
+export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSignal): Promise<ServedRoute> {
+  const attempts: AttemptRecord[] = [];
+  const started = Date.now();
+  let lastError: AppError | undefined;
+  let transient = false;
+  const within = () => attempts.length < FAILOVER.maxAttempts && Date.now() - started < FAILOVER.windowMs;
+
+  for (let pass = 0; pass < RETRY.attempts && within(); pass++) {
+    if (pass > 0) {
+      // Another pass only for transient failures and while there were fewer attempts than a lone endpoint gets.
+      if (!transient || attempts.length >= RETRY.attempts) break;
+      await sleep(RETRY.baseDelayMs * 2 ** (pass - 1) * (0.75 + Math.random() / 2), signal);
+    }
+    const before = attempts.length;
+    transient = false;
+    candidates: for (const candidate of route.candidates) {
+      const provider = candidate.endpoint.provider;
+      if (provider.adapter.local) return { ...prepareAttempt(candidate, undefined, route.req), response: null, attempts };
+      const keys: (RoutingKey | undefined)[] = provider.keys.length === 0 ? [undefined] : orderKeys(provider.keys, (ref) => deps.health.isUsable(ref), route.affinity);
+      for (const key of keys) {
+        if (!within()) break candidates;
+        if (signal.aborted) throw signal.reason ?? new Error('aborted');
+        if (key && !deps.health.acquire(key.ref)) continue;
+        const first = route.first;
+        const prepared = first && first.candidate === candidate && first.key === key ? first : prepareAttempt(candidate, key, route.req);
+        const record: AttemptRecord = { provider: provider.id, key: key?.id ?? null, model: candidate.model.id, status: null };
+        attempts.push(record);
+        let res: UpstreamResponse;
+        try {
+          res = await deps.upstream.send(prepared.request!, signal, provider.timeoutMs);
+        } catch (err) {
+          if (signal.aborted) {
+            if (key) deps.health.released(key.ref);
+            throw err;
+          }
+          lastError = networkError(err, provider.id);
+          if (key) deps.health.failed(key.ref, lastError.message);
+          transient = true;
+          continue candidates;
+        }
+        record.status = res.statusCode;
+        if (res.statusCode >= 200 && res.statusCode < 300) {
+          if (key) deps.health.succeeded(key.ref);
+          return { ...prepared, response: res, attempts };
+        }
+        const text = await res.body.text().catch(() => '');
+        const failure = provider.adapter.convertError(res.statusCode, text, headerRecord(res.headers));
+        const error = new UpstreamHttpError(failure, res.statusCode, provider.id);
+        lastError = error;
+        switch (failure.kind) {
+          case 'rate_limited':
+            if (key) deps.health.rateLimited(key.ref, failure.retryAfter);
+            continue; // another key of this provider
+          case 'auth':
+            if (key) deps.health.authFailed(key.ref, res.statusCode);
+            continue;
+          case 'server_error':
+          case 'overloaded':
+            if (key) deps.health.failed(key.ref, `${res.statusCode}: ${failure.message.slice(0, 200)}`);
+            transient = true;
+            continue candidates;
+          case 'not_found':
+            if (key) deps.health.succeeded(key.ref); // the key works; this endpoint's model name does not
+            continue candidates;
+          default:
+            // The request itself is at fault: no other endpoint would take it either.
+            if (key) deps.health.succeeded(key.ref);
+            throw withAttempts(error, attempts);
+        }
+      }
+    }
+    if (attempts.length === before) break; // every key was cooling: nothing left to try
+  }
+  if (!lastError) throw allCooling(deps, route);
+  throw withAttempts(lastError, attempts);
+}
+
+/** The error keeps its class (UpstreamHttpError's failure is read by the stream runner); its metadata, made for it, gains the attempts. */
+function withAttempts(error: AppError, attempts: AttemptRecord[]): AppError {
+  (error.metadata as Record<string, unknown>).attempts = attempts.map((a) => ({ ...a }));
+  return error;
+}
+
+function allCooling(deps: RouteDeps, route: Route): AppError {
+  const model = route.candidates[0]!.model.id;
+  const refs = route.candidates.flatMap((c) => c.endpoint.provider.keys.map((k) => k.ref));
+  const at = deps.health.nextAvailableAt(refs);
+  const seconds = Math.max(1, Math.ceil(((at ?? Date.now() + 1000) - Date.now()) / 1000));
+  return new AppError('service_unavailable', `Every provider key for ${model} is cooling down after errors or rate limits; retry in ${seconds} s.`, { model, attempts: [] }, { 'retry-after': String(seconds) });
+}
