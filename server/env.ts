@@ -50,6 +50,8 @@ export const envSchema = z
     DEEPSEEK_BASE_URL: url('DEEPSEEK_BASE_URL').default('https://api.deepseek.com'),
     /** Extra OpenAI-compatible providers, a JSON array or the path of a JSON file (see README). */
     CUSTOM_PROVIDERS: optionalNonEmpty,
+    /** The routing configuration: a YAML or JSON file of providers, keys and models, reloaded when it changes (see README). */
+    SWITCHBOARD_CONFIG: optionalNonEmpty,
 
     STRIPE_SECRET_KEY: optionalNonEmpty,
     STRIPE_WEBHOOK_SECRET: optionalNonEmpty,

@@ -40,10 +40,14 @@ async function main() {
   console.log(`Switchboard: opening the database (${dbInfo})…`);
   const database_ = await database();
   const seeded = await ensureSeeded();
-  console.log(`Switchboard: database ready, ${seeded.models} models and ${seeded.plans} plans in the catalog`);
   const demo = e.embedded && !e.SKIP_DEMO ? await ensureDemoAccount() : null;
   // Created before Next loads its bundle, which then finds this same runtime (server/runtime/process-runtime.ts).
+  // A broken SWITCHBOARD_CONFIG stops the start here, with the line and field at fault.
   const runtime = processRuntime();
+  await runtime.routing.ready;
+  const routing = runtime.routing.table();
+  const usable = routing.list.filter((m) => m.enabled && m.endpoints.some((ep) => ep.provider.enabled && ep.provider.configured)).length;
+  console.log(`Switchboard: database ready, ${seeded.plans} plans; ${routing.list.length} models (${usable} usable with the providers configured)${e.SWITCHBOARD_CONFIG ? `, routing configuration from ${e.SWITCHBOARD_CONFIG}` : ''}`);
 
   // dist/server.js lives one level below the project root, where .next/ is.
   const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname: 'localhost', port: e.PORT });

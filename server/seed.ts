@@ -1,10 +1,9 @@
-// First-run data: the model catalog, the plans and, on an empty embedded database, a demo account.
+// First-run data: the plans and, on an empty embedded database, a demo account. (The model catalog is not
+// seeded: it is the routing table, built in memory from code, configuration and the operators' entries.)
 import { randomBytes } from 'node:crypto';
 import { db } from '@/server/db';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { BUILTIN_PLANS } from '@/server/billing/plan-data';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
-import { customCatalogEntries } from '@/server/providers/custom-providers';
 import { grantCredits } from '@/server/ledger/balance';
 import { createUser } from '@/server/users/create-user';
 import { CURRENT_TERMS_VERSION } from '@/server/users/terms';
@@ -18,21 +17,19 @@ export async function seedPlans(): Promise<number> {
   return BUILTIN_PLANS.length;
 }
 
-export async function seed(): Promise<{ models: number; plans: number }> {
-  const models = await seedCatalog(customCatalogEntries());
-  const plans = await seedPlans();
-  return { models, plans };
+export async function seed(): Promise<{ plans: number }> {
+  return { plans: await seedPlans() };
 }
 
 const SEEDED = Symbol.for('switchboard.seeded');
-type GlobalWithSeed = typeof globalThis & { [SEEDED]?: Promise<{ models: number; plans: number }> };
+type GlobalWithSeed = typeof globalThis & { [SEEDED]?: Promise<{ plans: number }> };
 
 /**
  * seed(), once per process. The production server seeds before Next starts, and Next's instrumentation hook
  * (instrumentation.ts: `next dev`, or `next start` without our server) asks again; the two are separate
  * copies of this module in one process, hence globalThis.
  */
-export function ensureSeeded(): Promise<{ models: number; plans: number }> {
+export function ensureSeeded(): Promise<{ plans: number }> {
   const g = globalThis as GlobalWithSeed;
   g[SEEDED] ??= seed().catch((err) => {
     delete g[SEEDED];

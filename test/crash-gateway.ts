@@ -5,7 +5,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { closeDatabase, openDatabase, setDatabase } from '@/server/db';
 import { createPostgresDatabase, pgliteTemplateDir, type DbKind } from './db';
 import type { FakeUpstream } from './fake-upstream';
@@ -29,7 +28,6 @@ export async function openCrashDatabase(kind: DbKind): Promise<CrashDatabase> {
   if (kind === 'postgres') {
     const created = await createPostgresDatabase();
     setDatabase(await openDatabase({ databaseUrl: created.url, poolSize: 4 }));
-    await seedCatalog();
     return {
       env: { CRASH_DATABASE_URL: created.url, SETTLEMENT_JOURNAL_DIR: journalDir },
       handOver: async () => {},
@@ -45,7 +43,6 @@ export async function openCrashDatabase(kind: DbKind): Promise<CrashDatabase> {
   cpSync(pgliteTemplateDir(), dir, { recursive: true });
   rmSync(path.join(dir, 'pglite.lock'), { force: true });
   setDatabase(await openDatabase({ dataDir: dir }));
-  await seedCatalog();
   let open = true;
   return {
     env: { CRASH_DATA_DIR: dir, SETTLEMENT_JOURNAL_DIR: journalDir },

@@ -6,7 +6,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resetEnvCache } from '@/server/env';
 import { createApiKey } from '@/server/api-keys/create-api-key';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { grantCredits } from '@/server/ledger/balance';
 import { createRuntime, type Runtime, type RuntimeOptions } from '@/server/runtime/runtime';
@@ -39,7 +38,6 @@ export async function startGatewayHarness(options: RuntimeOptions = {}): Promise
   process.env.DEEPSEEK_BASE_URL = upstream.url;
   process.env.DEEPSEEK_API_KEY = 'sk-deepseek-upstream-SECRET';
   resetEnvCache();
-  await seedCatalog();
 
   // Tests send far more than a client would: no rate limit unless a test asks for one.
   const withDefaults = (o: RuntimeOptions): RuntimeOptions => ({ rateLimitRpm: 100_000, ...o });

@@ -34,6 +34,8 @@ export default async function setup({ provide }: { provide?: unknown }) {
   // Tests open their own databases. Anything that still opens the process-wide one from the environment
   // (a runtime's timer outliving its test file's database) must not create, half-migrate and lock the
   // checkout's ./.data, which `npm start` would then refuse: give the workers a scratch DATA_DIR instead.
+  // Echo is free by default; tests of money use it priced (a test of the default catalog passes configFile: null).
+  process.env.SWITCHBOARD_CONFIG ??= path.resolve('test/fixtures/priced-echo.yaml');
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'sb-test-data-'));
   process.env.DATA_DIR = scratch;
   return () => rmSync(scratch, { recursive: true, force: true });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideDeviceAuthorization, findDeviceAuthorization } from '@/server/auth/decide-device-authorization';
 import { approveRedirectAuthorization } from '@/server/auth/redirect-authorization';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { grantCredits } from '@/server/ledger/balance';
 import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
@@ -16,7 +15,6 @@ describeEachDatabase('REST /api/v1/auth', () => {
     api = await startApiServer();
     process.env.PUBLIC_URL = api.origin; // links name this server (server/http/public-origin.ts)
     resetEnvCache();
-    await seedCatalog();
   });
   afterAll(async () => {
     delete process.env.PUBLIC_URL;

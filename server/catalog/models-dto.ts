@@ -1,36 +1,53 @@
 import { microsToUsd } from '@/server/ledger/money';
-import type { CatalogModel } from './resolve-model';
+import type { RoutingEndpoint, RoutingModel } from '@/server/routing/routing-table';
 
 const perToken = (perMillion: number) => String(microsToUsd(perMillion) / 1_000_000);
 
-/** OpenRouter's model shape, plus our two capability names. Prices are USD per token, as strings. */
-export function toModelDto(m: CatalogModel) {
+/** The endpoint a model is priced and described by: its first usable one, else its first. */
+export function primaryEndpoint(m: RoutingModel): RoutingEndpoint {
+  return m.endpoints.find((e) => e.provider.enabled && e.provider.configured) ?? m.endpoints[0]!;
+}
+
+/** USD per token as strings, OpenRouter's pricing shape. */
+export function pricingDto(e: RoutingEndpoint) {
+  return {
+    prompt: perToken(e.inputPrice),
+    completion: perToken(e.outputPrice),
+    input_cache_read: perToken(e.cacheReadPrice),
+    input_cache_write: perToken(e.cacheWritePrice),
+    request: '0',
+    image: '0',
+  };
+}
+
+/**
+ * OpenRouter's model shape, plus our capability names and `available` (an endpoint of it can serve here:
+ * its provider is configured and enabled). Prices are the primary endpoint's; every endpoint's are at
+ * GET /api/v1/models/{author}/{slug}/endpoints.
+ */
+export function toModelDto(m: RoutingModel) {
   const supported = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'response_format', 'structured_outputs', 'user'];
   if (m.supportsTools) supported.push('tools', 'tool_choice', 'parallel_tool_calls');
   if (m.supportsReasoning) supported.push('reasoning', 'include_reasoning');
+  const primary = primaryEndpoint(m);
   return {
     id: m.id,
     name: m.name,
     description: m.description,
     created: 0,
     context_length: m.contextLength,
-    pricing: {
-      prompt: perToken(m.inputPrice),
-      completion: perToken(m.outputPrice),
-      input_cache_read: perToken(m.cacheReadPrice),
-      input_cache_write: perToken(m.cacheWritePrice),
-      request: '0',
-      image: '0',
-    },
+    pricing: pricingDto(primary),
     architecture: {
       modality: m.supportsImages ? 'text+image->text' : 'text->text',
       input_modalities: m.supportsImages ? ['text', 'image'] : ['text'],
       output_modalities: ['text'],
     },
-    top_provider: { context_length: m.contextLength, max_completion_tokens: m.maxOutputTokens, is_moderated: false },
+    top_provider: { context_length: primary.contextLength, max_completion_tokens: primary.maxOutputTokens, is_moderated: false },
     supported_parameters: supported,
     supportsReasoning: m.supportsReasoning,
     supportsImages: m.supportsImages,
-    provider: m.provider,
+    provider: primary.provider.id,
+    aliases: m.aliases,
+    available: m.endpoints.some((e) => e.provider.enabled && e.provider.configured),
   };
 }

@@ -182,12 +182,12 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'seed',
-    summary: 'Upsert the model catalog and the plans',
+    summary: 'Upsert the plans (the model catalog is configuration: see catalog:list)',
     usage: 'seed',
     options: {},
     async run() {
       const r = await seed();
-      return { data: r, text: `Seeded ${r.models} models and ${r.plans} plans` };
+      return { data: r, text: `Seeded ${r.plans} plans` };
     },
   },
 ];

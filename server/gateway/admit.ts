@@ -5,31 +5,32 @@
 // refusal before that point is still reported in this order.
 import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/auth/authenticate-bearer';
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
-import type { CatalogModel } from '@/server/catalog/resolve-model';
 import { AppError } from '@/server/errors';
 import { newGenerationId } from '@/server/http/request-id';
 import { reserveCredits } from '@/server/ledger/reserve';
-import type { ProviderEntry } from '@/server/providers/registry';
-import type { ChatRequest, ConvertContext, UpstreamRequest } from '@/server/providers/types';
+import type { ChatRequest } from '@/server/providers/types';
+import { planRoute, resolveModelOrThrow, type RouteCandidate } from '@/server/routing/plan-route';
+import type { RoutingModel } from '@/server/routing/routing-table';
 import type { Runtime } from '@/server/runtime/runtime';
 import { hasImages, MAX_BODY_BYTES, parseChatRequest } from './chat-request-schema';
 import { reservationMicros } from './cost';
 import { dispatchEarly } from './early-dispatch';
-import type { UpstreamResponse } from './upstream-client';
+import { firstKey, openRoute, prepareAttempt, type Route, type ServedRoute } from './open-route';
 import type { ChatTransport } from './transport';
 
 export interface Admission {
   principal: Principal;
   req: ChatRequest;
-  model: CatalogModel;
-  provider: ProviderEntry;
-  ctx: ConvertContext;
-  upstreamRequest: UpstreamRequest | null;
+  /** The model asked for (the one authorized and reserved for; a fallback may serve). */
+  model: RoutingModel;
+  /** The endpoints to try, in order, with the primary attempt converted (routing/plan-route.ts, open-route.ts). */
+  route: Route;
   generationId: string;
+  /** Covers the most expensive candidate endpoint. */
   reservedMicros: bigint;
   tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
-  /** The provider request, already sent during admission (early-dispatch.ts); otherwise the runner sends it. */
-  upstream?: Promise<UpstreamResponse>;
+  /** The route, already opened during admission (early-dispatch.ts); otherwise the runner opens it. */
+  upstream?: Promise<ServedRoute>;
 }
 
 /**
@@ -53,9 +54,10 @@ export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Princ
   const principal = authenticated ?? (await authenticateBearer(t.header('authorization')));
   await rt.rateLimiter.check(token && principal.kind === 'api_key' ? apiKeySubject(token) : principal.apiKey?.id ?? `user:${principal.userId}`);
   const p = await prepare(rt, t, (model) => authorizeModel(principal, model));
+  keepAllowedFallbacks(principal, p.route);
 
   const generationId = newGenerationId();
-  const reservedMicros = reservationMicros(p.req, p.model);
+  const reservedMicros = reserveFor(p);
   await reserveCredits({
     accountId: principal.accountId,
     generationId,
@@ -64,7 +66,7 @@ export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Princ
     userId: principal.userId,
     authTokenId: principal.authTokenId,
     model: p.model.id,
-    provider: p.model.provider,
+    provider: primaryProvider(p),
     ttlMs: rt.leases.leaseMs, // renewed while it runs (handle-chat.ts)
   });
   return { principal, ...p, generationId, reservedMicros, tracking: tracking(t) };
@@ -77,7 +79,7 @@ export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Princ
  */
 async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promise<Admission> {
   const keyHash = hashSecret(token);
-  let resolved: CatalogModel | undefined;
+  let resolved: RoutingModel | undefined;
   let p: Prepared;
   try {
     await rt.rateLimiter.check(`key:${keyHash}`);
@@ -91,12 +93,13 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promis
   }
 
   const generationId = newGenerationId();
-  const reservedMicros = reservationMicros(p.req, p.model);
-  const early = p.upstreamRequest && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly(rt.upstream, p.provider.adapter, p.upstreamRequest, p.model.provider, t.signal) : null;
+  const reservedMicros = reserveFor(p);
+  const early = p.route.first?.request && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
   try {
-    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, provider: p.model.provider, generationId, amountMicros: reservedMicros, ttlMs: rt.leases.leaseMs });
+    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, provider: primaryProvider(p), generationId, amountMicros: reservedMicros, ttlMs: rt.leases.leaseMs });
     if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
     else rt.warmKeys.remember(keyHash, r.headroomMicros);
+    keepAllowedFallbacks(r.principal, p.route);
     return { principal: r.principal, ...p, generationId, reservedMicros, tracking: tracking(t), upstream: early?.response };
   } catch (err) {
     rt.warmKeys.forget(keyHash);
@@ -107,21 +110,45 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promis
 
 const apiKeySubject = (token: string) => `key:${hashSecret(token)}`;
 
-function authorizeModel(principal: Principal, model: CatalogModel): void {
+function authorizeModel(principal: Principal, model: RoutingModel): void {
   const allowed = principal.apiKey?.allowedModels;
   if (allowed && allowed.length > 0 && !allowed.includes(model.id)) {
     throw new AppError('forbidden', `This API key may not use ${model.id}; it is limited to: ${allowed.join(', ')}`, { model: model.id });
   }
 }
 
+/**
+ * Fallback models the key may not use are dropped (the requested one was authorized). Filtering keeps the
+ * array's identity: an early-dispatched route reads the same list. The primary endpoint is never dropped.
+ */
+function keepAllowedFallbacks(principal: Principal, route: Route): void {
+  const allowed = principal.apiKey?.allowedModels;
+  if (!allowed || allowed.length === 0) return;
+  const kept = route.candidates.filter((c, i) => i === 0 || allowed.includes(c.model.id));
+  route.candidates.length = 0;
+  route.candidates.push(...kept);
+}
+
+/** The most any candidate could cost: whichever endpoint serves, the charge fits the reservation. */
+function reserveFor(p: Prepared): bigint {
+  let max = 0n;
+  for (const c of p.route.candidates) {
+    const r = reservationMicros(p.req, c.endpoint);
+    if (r > max) max = r;
+  }
+  return max;
+}
+
+const primaryProvider = (p: Prepared) => p.route.candidates[0]!.endpoint.provider.id;
+
 function tracking(t: ChatTransport): Admission['tracking'] {
   return { httpReferer: t.header('http-referer') ?? t.header('referer'), xTitle: t.header('x-title'), taskId: t.header('x-task-id') };
 }
 
-type Prepared = Pick<Admission, 'req' | 'model' | 'provider' | 'ctx' | 'upstreamRequest'>;
+type Prepared = Pick<Admission, 'req' | 'model' | 'route'>;
 
-/** Parse (400/413/415) → resolve model (404) → authorize it (403) → capabilities (400) → provider (503) → convert (400). */
-async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: CatalogModel) => void): Promise<Prepared> {
+/** Parse (400/413/415) → resolve model (404) → authorize it (403) → capabilities (400) → endpoints (503/404) → convert (400). */
+async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: RoutingModel) => void): Promise<Prepared> {
   const ct = t.header('content-type');
   if (ct && !/^application\/(json|[\w.+-]*\+json)\b/i.test(ct)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
   const raw = await t.readBody(MAX_BODY_BYTES);
@@ -134,30 +161,21 @@ async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: Catalog
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new AppError('bad_request', 'The request body must be a JSON object');
   const req = parseChatRequest(json);
 
-  const model = await rt.catalog.resolveOrThrow(req.model);
+  await rt.routing.ready; // resolved after the first load: a microtask, no I/O
+  const table = rt.routing.table();
+  const model = resolveModelOrThrow(table, req.model);
   authorize(model);
-  if (!model.supportsImages && hasImages(req)) {
+  const images = hasImages(req);
+  if (!model.supportsImages && images) {
     throw new AppError('bad_request', `${model.id} does not accept image input (supportsImages is false). Remove the image_url parts or pick a model with supportsImages.`, { model: model.id, capability: 'supportsImages' });
   }
-  const provider = rt.providers.get(model.provider);
-  if (!provider) throw new AppError('service_unavailable', `No provider "${model.provider}" is available for ${model.id}`, { model: model.id });
-  if (!provider.configured) {
-    throw new AppError('service_unavailable', `${model.id} is not available on this server: the operator has not configured ${provider.missing}.`, { model: model.id, provider: model.provider });
-  }
-
-  const ctx: ConvertContext = {
-    model: {
-      id: model.id,
-      provider: model.provider,
-      upstreamModel: model.upstreamModel,
-      contextLength: model.contextLength,
-      maxOutputTokens: model.maxOutputTokens,
-      supportsReasoning: model.supportsReasoning,
-      supportsImages: model.supportsImages,
-    },
-    config: provider.config,
-  };
+  const plan = planRoute(table, req, { keyUsable: (ref) => rt.health.isUsable(ref), nextAvailableAt: (refs) => rt.health.nextAvailableAt(refs), stats: rt.endpointStats });
+  // A fallback model that cannot take this request (images) is not a candidate.
+  const candidates: RouteCandidate[] = images ? plan.candidates.filter((c) => c.model.supportsImages) : plan.candidates;
+  const taskId = t.header('x-task-id') ?? req.prompt_cache_key ?? req.user;
+  const affinity = taskId ? `${model.id}\u0000${taskId}` : undefined;
   // Convert before reserving: a request the provider cannot take is refused without touching the ledger.
-  const upstreamRequest = provider.adapter.local ? null : provider.adapter.convertRequest(req, ctx);
-  return { req, model, provider, ctx, upstreamRequest };
+  const primary = candidates[0]!;
+  const first = prepareAttempt(primary, firstKey(primary, rt.health, affinity), req);
+  return { req, model, route: { candidates, req, affinity, first } };
 }

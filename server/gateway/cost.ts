@@ -1,6 +1,6 @@
-// What a generation costs, from the catalog's integer prices (micro-dollars per million tokens).
+// What a generation costs, from the serving endpoint's integer prices (micro-dollars per million tokens).
 import { tokenCostMicros } from '@/server/ledger/money';
-import type { CatalogModel } from '@/server/catalog/resolve-model';
+import type { Pricing } from '@/server/routing/routing-table';
 import { measurePrompt, worstCasePromptTokens } from '@/server/providers/estimate-tokens';
 import type { ChatRequest, NormalizedUsage } from '@/server/providers/types';
 
@@ -10,7 +10,7 @@ export interface Cost {
   cacheSavingsMicros: bigint;
 }
 
-export function computeCost(u: NormalizedUsage, m: Pick<CatalogModel, 'inputPrice' | 'outputPrice' | 'cacheReadPrice' | 'cacheWritePrice'>): Cost {
+export function computeCost(u: NormalizedUsage, m: Pricing): Cost {
   const cached = Math.max(0, u.cachedTokens);
   const written = Math.max(0, u.cacheWriteTokens);
   const plain = Math.max(0, u.promptTokens - cached - written);
@@ -28,12 +28,12 @@ export function estimatePromptTokens(req: ChatRequest): number {
 }
 
 /** The most output tokens this request may produce (what the provider will be told, or the model maximum). */
-export function maxOutputTokens(req: ChatRequest, m: Pick<CatalogModel, 'maxOutputTokens'>): number {
+export function maxOutputTokens(req: ChatRequest, m: { maxOutputTokens: number }): number {
   const asked = req.max_completion_tokens ?? req.max_tokens;
   return asked ? Math.min(asked, m.maxOutputTokens) : m.maxOutputTokens;
 }
 
-/** Worst-case cost held before the provider is called. */
-export function reservationMicros(req: ChatRequest, m: CatalogModel): bigint {
+/** Worst-case cost at one endpoint's prices and output limit (admission reserves the most expensive candidate's). */
+export function reservationMicros(req: ChatRequest, m: Pricing & { maxOutputTokens: number }): bigint {
   return tokenCostMicros(estimatePromptTokens(req), m.inputPrice) + tokenCostMicros(maxOutputTokens(req, m), m.outputPrice);
 }

@@ -16,9 +16,7 @@
 //     next admission result refreshes it (so a burst cannot outrun the balance it was measured against).
 // EARLY_DISPATCH=0 turns it off.
 import { env } from '@/server/env';
-import type { ProviderAdapter, UpstreamRequest } from '@/server/providers/types';
-import { openUpstream } from './open-upstream';
-import type { UpstreamPools, UpstreamResponse } from './upstream-client';
+import type { ServedRoute } from './open-route';
 
 const WARM_MS = 60_000;
 const HEADROOM_FACTOR = 20n;
@@ -55,18 +53,19 @@ export class WarmKeys {
 }
 
 export interface EarlyUpstream {
-  /** The provider's response (after retries before the first byte), as openUpstream would give it. */
-  response: Promise<UpstreamResponse>;
+  /** The opened route (after failover before the first byte), as openRoute would give it. */
+  response: Promise<ServedRoute>;
   /** Admission failed: abort the request and release its connection. */
   cancel(): void;
 }
 
-export function dispatchEarly(pools: UpstreamPools, adapter: ProviderAdapter, request: UpstreamRequest, provider: string, clientSignal: AbortSignal): EarlyUpstream {
+/** @param open opens the route (open-route.ts) with the signal given, which aborts when the client goes or admission fails. */
+export function dispatchEarly(open: (signal: AbortSignal) => Promise<ServedRoute>, clientSignal: AbortSignal): EarlyUpstream {
   const controller = new AbortController();
   const onClientAbort = () => controller.abort(clientSignal.reason);
   if (clientSignal.aborted) controller.abort(clientSignal.reason);
   else clientSignal.addEventListener('abort', onClientAbort, { once: true });
-  const response = openUpstream(pools, adapter, request, provider, controller.signal);
+  const response = open(controller.signal);
   // Awaited only after admission; until then a failure must not count as an unhandled rejection. (On
   // success the listener stays: a client that goes away later must still abort the provider request.)
   response.catch(() => clientSignal.removeEventListener('abort', onClientAbort));
@@ -75,7 +74,7 @@ export function dispatchEarly(pools: UpstreamPools, adapter: ProviderAdapter, re
     cancel() {
       clientSignal.removeEventListener('abort', onClientAbort);
       controller.abort(new Error('admission refused'));
-      response.then((r) => r.body.destroy(), () => {});
+      response.then((r) => r.response?.body.destroy(), () => {});
     },
   };
 }

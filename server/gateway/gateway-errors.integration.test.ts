@@ -5,7 +5,7 @@ import { db } from '@/server/db';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
-import { RETRY } from '@/server/gateway/open-upstream';
+import { RETRY } from '@/server/gateway/upstream-errors';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks, readFixture } from '@/test/fake-upstream';
 import { fundedUser, readSse, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';

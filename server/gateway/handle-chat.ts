@@ -12,6 +12,7 @@ import { admit, type Admission } from './admit';
 import { runNonStreaming } from './run-non-streaming';
 import { runStreaming } from './run-streaming';
 import { chargeFor, type GenerationOutcome } from './outcome';
+import { attemptsIn } from './open-route';
 import type { ChatTransport } from './transport';
 
 /** @param rt the process's runtime (server/runtime): settlement queue, batcher, pools, providers, limits. */
@@ -35,7 +36,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: 
     committed = true;
     settle(rt, a, o, requestId, started);
   };
-  let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream };
+  let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: 0 };
   try {
     outcome = a.req.stream ? await runStreaming(rt, t, a, requestId, started, commit) : await runNonStreaming(rt, t, a, requestId, commit);
   } catch (err) {
@@ -52,6 +53,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: 
       status: aborted ? 'ABORTED' : 'ERROR',
       error: { code: String(body.error.metadata.error_type ?? body.error.code), message: body.error.message },
       streamed: a.req.stream,
+      attempts: attemptsIn(err),
     };
   } finally {
     commit(outcome);
@@ -64,6 +66,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: 
  */
 function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
   const input = settlementFor(a, o, requestId, started);
+  if (o.served && o.status === 'SUCCESS') recordSpeed(rt, o, input.usage.latencyMs);
   const journaled = rt.journal?.append(input) ?? null;
   void rt.settlements.enqueue(input).then(() => {
     if (journaled) rt.journal!.settled(journaled);
@@ -71,8 +74,17 @@ function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: stri
   });
 }
 
+/** For `provider.sort`: time to the first token (or the answer) and the output rate after it. */
+function recordSpeed(rt: Runtime, o: GenerationOutcome, latencyMs: number): void {
+  const firstMs = o.ttftMs ?? latencyMs;
+  const streamingMs = latencyMs - firstMs;
+  rt.endpointStats.record(o.served!.candidate.endpoint, firstMs, streamingMs > 0 ? (o.usage.completionTokens * 1000) / streamingMs : undefined);
+}
+
 function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, started: number): SettleInput {
-  const { costMicros, cacheSavingsMicros, unbilledMicros } = chargeFor(a.model, o, a.reservedMicros);
+  // Who served it; when no endpoint answered, the primary (what the client asked for).
+  const { model, endpoint } = o.served?.candidate ?? a.route.candidates[0]!;
+  const { costMicros, cacheSavingsMicros, unbilledMicros } = chargeFor(endpoint, o, a.reservedMicros);
   return {
     generationId: a.generationId,
     accountId: a.principal.accountId,
@@ -81,9 +93,11 @@ function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, st
       userId: a.principal.userId,
       apiKeyId: a.principal.apiKey?.id ?? null,
       authTokenId: a.principal.authTokenId ?? null,
-      model: a.model.id,
-      provider: a.model.provider,
-      upstreamModel: a.model.upstreamModel,
+      model: model.id,
+      provider: endpoint.provider.id,
+      upstreamModel: endpoint.upstreamModel,
+      providerKey: o.served?.key?.id ?? null,
+      attempts: o.attempts,
       upstreamId: o.upstreamId ?? null,
       promptTokens: o.usage.promptTokens,
       completionTokens: o.usage.completionTokens,

@@ -165,6 +165,12 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
   throw withAttempts(lastError, attempts);
 }
 
+/** How many upstream requests a failed route made (from its error's metadata). */
+export function attemptsIn(err: unknown): number {
+  const list = (err as { metadata?: { attempts?: unknown } } | null)?.metadata?.attempts;
+  return Array.isArray(list) ? list.length : 0;
+}
+
 /** The error keeps its class (UpstreamHttpError's failure is read by the stream runner); its metadata, made for it, gains the attempts. */
 function withAttempts(error: AppError, attempts: AttemptRecord[]): AppError {
   (error.metadata as Record<string, unknown>).attempts = attempts.map((a) => ({ ...a }));

@@ -1,6 +1,7 @@
-import type { CatalogModel } from '@/server/catalog/resolve-model';
+import type { Pricing } from '@/server/routing/routing-table';
 import type { MidStreamError, NormalizedUsage } from '@/server/providers/types';
 import { computeCost, type Cost } from './cost';
+import type { ServedRoute } from './open-route';
 
 /** What a generation produced, for the client's final usage and for settlement. */
 export interface GenerationOutcome {
@@ -19,6 +20,10 @@ export interface GenerationOutcome {
   ttftMs?: number;
   upstreamId?: string;
   streamed: boolean;
+  /** Who served it (absent when no endpoint answered). */
+  served?: Pick<ServedRoute, 'candidate' | 'key'>;
+  /** Upstream requests made, the serving one included. */
+  attempts: number;
 }
 
 export interface Charge extends Cost {
@@ -29,12 +34,12 @@ export interface Charge extends Cost {
 const NOTHING: Charge = { costMicros: 0n, cacheSavingsMicros: 0n, unbilledMicros: 0n };
 
 /**
- * The charge, computed once: the same figure goes to the client as usage.cost and to the ledger. It never
+ * The charge at the serving endpoint's prices, computed once: the same figure goes to the client as usage.cost and to the ledger. It never
  * exceeds the reservation (the most the request may cost the customer, held before the provider was
  * called), so a charge cannot take the account below its floor; what the upstream's usage costs beyond
  * that (more prompt tokens than estimated, output past the limit) is recorded as unbilled.
  */
-export function chargeFor(model: CatalogModel, outcome: Pick<GenerationOutcome, 'usage' | 'upstreamUsage' | 'produced'>, reservedMicros: bigint): Charge {
+export function chargeFor(model: Pricing, outcome: Pick<GenerationOutcome, 'usage' | 'upstreamUsage' | 'produced'>, reservedMicros: bigint): Charge {
   if (!outcome.produced) return NOTHING;
   const billed = computeCost(outcome.usage, model);
   const costMicros = billed.costMicros > reservedMicros ? reservedMicros : billed.costMicros;

@@ -3,6 +3,8 @@
 // upstream connection closed), a complete answer is shortened to it, and the charge never exceeds the
 // reservation — also when the provider reports more prompt tokens than estimated. What the upstream's usage
 // costs beyond the charge is recorded as the operator's loss and shown by the generation lookup and the CLI.
+import { primaryEndpoint } from '@/server/catalog/models-dto';
+import { resolveModelOrThrow } from '@/server/routing/plan-route';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCommand } from '@/server/cli/commands';
 import { db } from '@/server/db';
@@ -34,7 +36,7 @@ describeEachDatabase('an upstream that ignores max_tokens', () => {
   const post = (key: string, body: unknown) =>
     fetch(`${api.origin}/api/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const generation = async (key: string, id: string) => (await (await fetch(`${api.origin}/api/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${key}` } })).json()).data;
-  const reservation = async (body: ReturnType<typeof chatBody>) => reservationMicros(parseChatRequest(body), await h.runtime.catalog.resolveOrThrow(MODEL));
+  const reservation = async (body: ReturnType<typeof chatBody>) => reservationMicros(parseChatRequest(body), primaryEndpoint(resolveModelOrThrow(h.runtime.routing.table(), MODEL)));
 
   /** After settlement: charged exactly usage.cost, never more than the reservation, never below zero. */
   async function expectChargedAtMostTheReservation(u: Awaited<ReturnType<typeof fundedUser>>, id: string, cost: number, reserved: bigint, fundedMicros: bigint) {

@@ -5,28 +5,29 @@ import { completionBody, usageOut } from './chat-chunks';
 import { maxOutputTokens } from './cost';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import { capCompleteAnswer } from './output-limit';
-import { openUpstream } from './open-upstream';
+import { openRoute } from './open-route';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
 
 /** @param commit settles the generation; called before the answer (with its usage) is sent (handle-chat.ts). */
 export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, commit: (o: GenerationOutcome) => void): Promise<GenerationOutcome> {
-  const adapter = a.provider.adapter;
+  const served = await (a.upstream ?? openRoute(rt, a.route, t.signal));
+  const { endpoint, model } = served.candidate;
+  const adapter = endpoint.provider.adapter;
   let body: unknown;
-  if (adapter.local) {
-    body = adapter.local.complete(a.req);
+  if (!served.response) {
+    body = adapter.local!.complete(a.req);
   } else {
-    const res = await (a.upstream ?? openUpstream(rt.upstream, adapter, a.upstreamRequest!, a.model.provider, t.signal));
-    const text = await res.body.text();
+    const text = await served.response.body.text();
     try {
       body = JSON.parse(text);
     } catch {
-      throw new AppError('upstream_error', `The provider (${a.model.provider}) returned a response that is not JSON`, { provider: a.model.provider });
+      throw new AppError('upstream_error', `The provider (${endpoint.provider.id}) returned a response that is not JSON`, { provider: endpoint.provider.id });
     }
   }
-  const converted: ConvertedResponse = adapter.convertResponse(body, a.ctx);
+  const converted: ConvertedResponse = adapter.convertResponse(body, served.ctx);
   // An upstream that ignored max_tokens: the answer is cut to the limit the reservation was computed for.
-  const limited = capCompleteAnswer(converted.message, converted.usage, maxOutputTokens(a.req, a.model));
+  const limited = capCompleteAnswer(converted.message, converted.usage, maxOutputTokens(a.req, endpoint));
   const finishReason = limited.capped ? 'length' : converted.finishReason;
   const message = { ...limited.message };
   if (a.req.reasoning?.exclude) {
@@ -43,12 +44,14 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admissio
     error: converted.error,
     upstreamId: converted.upstreamId,
     streamed: false,
+    served,
+    attempts: served.attempts.length,
   };
-  const { costMicros } = chargeFor(a.model, outcome, a.reservedMicros);
+  const { costMicros } = chargeFor(endpoint, outcome, a.reservedMicros);
   commit(outcome); // journaled before the client can see usage.cost
   t.sendJson(
     200,
-    completionBody({ id: a.generationId, model: a.model.id, provider: a.model.provider, message, finishReason, usage: usageOut(limited.usage, costMicros), error: converted.error }),
+    completionBody({ id: a.generationId, model: model.id, provider: endpoint.provider.id, message, finishReason, usage: usageOut(limited.usage, costMicros), error: converted.error }),
     { 'x-request-id': requestId },
   );
   return outcome;

@@ -10,34 +10,37 @@ import { maxOutputTokens } from './cost';
 import { estimatePromptTokens, estimateTokensFromChars, measurePrompt } from '@/server/providers/estimate-tokens';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import { OutputMeter } from './output-limit';
-import { openUpstream, UpstreamHttpError } from './open-upstream';
+import { attemptsIn, openRoute, type ServedRoute } from './open-route';
+import { UpstreamHttpError } from './upstream-errors';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
 
 /** @param commit settles the generation; called before its final usage is written (handle-chat.ts). */
 export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, started: number, commit: (o: GenerationOutcome) => void): Promise<GenerationOutcome> {
-  const adapter = a.provider.adapter;
-  const converter: StreamConverter = adapter.createStreamConverter(a.ctx);
   // Upstream bytes (parsed here, chunk by chunk) or, for a local adapter, its events.
   let body: AsyncIterable<Buffer> | null = null;
   let events: AsyncIterable<SseEvent> | null = null;
   let earlyError: MidStreamError | null = null;
-
-  if (adapter.local) {
-    events = adapter.local.stream(a.req, t.signal);
-  } else {
-    try {
-      const res = await (a.upstream ?? openUpstream(rt.upstream, adapter, a.upstreamRequest!, a.model.provider, t.signal));
-      body = res.body;
-    } catch (err) {
-      // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code.
-      if (err instanceof UpstreamHttpError && err.failure.kind === 'context_length_exceeded') {
-        earlyError = { code: 'context_length_exceeded', message: err.message };
-      } else throw err;
-    }
+  let served: ServedRoute | null = null;
+  let attempts = 0;
+  try {
+    served = await (a.upstream ?? openRoute(rt, a.route, t.signal));
+    attempts = served.attempts.length;
+  } catch (err) {
+    // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code.
+    if (err instanceof UpstreamHttpError && err.failure.kind === 'context_length_exceeded') {
+      earlyError = { code: 'context_length_exceeded', message: err.message };
+      attempts = attemptsIn(err);
+    } else throw err;
   }
+  const candidate = served?.candidate ?? a.route.candidates[0]!;
+  const endpoint = candidate.endpoint;
+  const adapter = endpoint.provider.adapter;
+  const converter: StreamConverter = adapter.createStreamConverter(served?.ctx ?? a.route.first!.ctx);
+  if (served?.response) body = served.response.body;
+  else if (served && adapter.local) events = adapter.local.stream(a.req, t.signal);
 
-  const w = new ChunkWriter(a.generationId, a.model.id, a.model.provider);
+  const w = new ChunkWriter(a.generationId, candidate.model.id, endpoint.provider.id);
   t.startStream({ 'x-request-id': requestId, 'x-generation-id': a.generationId });
   let lastWrite = Date.now();
   const write = (s: string) => {
@@ -55,7 +58,7 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
   let ttftMs: number | undefined;
   let failure: MidStreamError | null = earlyError;
   // Output past the limit the reservation was computed for is not read (output-limit.ts).
-  const meter = new OutputMeter(maxOutputTokens(a.req, a.model));
+  const meter = new OutputMeter(maxOutputTokens(a.req, endpoint));
   /** Converts and writes one event; a promise only when the client is not keeping up (backpressure). */
   const emit = (ev: SseEvent): Promise<void> | undefined => {
     let pending: Promise<void>[] | undefined;
@@ -96,7 +99,7 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
       }
     }
   } catch (err) {
-    if (!t.signal.aborted) failure = { code: 'server_error', message: `The provider (${a.model.provider}) stream failed: ${(err as Error).message ?? 'connection lost'}` };
+    if (!t.signal.aborted) failure = { code: 'server_error', message: `The provider (${endpoint.provider.id}) stream failed: ${(err as Error).message ?? 'connection lost'}` };
   } finally {
     clearInterval(keepAlive);
   }
@@ -105,7 +108,7 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
   failure ??= converter.error;
   const cut = meter.exceeded && !failure;
   if (!failure && !aborted && !cut && !converter.done && !converter.finishReason) {
-    failure = { code: 'server_error', message: `The provider (${a.model.provider}) closed the stream before finishing` };
+    failure = { code: 'server_error', message: `The provider (${endpoint.provider.id}) closed the stream before finishing` };
   }
   let usage = completeUsage(converter.usage, a, outputChars);
   let upstreamUsage: NormalizedUsage | undefined;
@@ -125,11 +128,13 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
     ttftMs,
     upstreamId: converter.upstreamId ?? undefined,
     streamed: true,
+    served: served ?? undefined,
+    attempts,
   };
   if (!aborted) {
     commit(outcome); // journaled before the client can see usage.cost
-    const u = usageOut(usage, chargeFor(a.model, outcome, a.reservedMicros).costMicros);
-    await write(failure ? w.error(failure, u, { provider: a.model.provider, request_id: requestId }) : w.finish(finishReason, u));
+    const u = usageOut(usage, chargeFor(endpoint, outcome, a.reservedMicros).costMicros);
+    await write(failure ? w.error(failure, u, { provider: endpoint.provider.id, request_id: requestId }) : w.finish(finishReason, u));
     await write(DONE);
     t.end();
   }

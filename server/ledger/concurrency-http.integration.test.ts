@@ -3,6 +3,8 @@
 // holding their reservations while the others arrive. Admission must refuse the excess with 402, the
 // holds in flight must never exceed the balance, and once settlements are flushed the balance must have
 // moved by exactly the sum of the `usage.cost` figures the clients were told in their final chunks.
+import { primaryEndpoint } from '@/server/catalog/models-dto';
+import { resolveModelOrThrow } from '@/server/routing/plan-route';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { parseChatRequest } from '@/server/gateway/chat-request-schema';
@@ -25,7 +27,7 @@ describeEachDatabase('concurrent streaming requests through HTTP', () => {
   afterAll(() => h?.close());
 
   it(`${PARALLEL} parallel streams: excess refused with 402, no overspend, balance change == Σ usage.cost`, { timeout: 90_000 }, async () => {
-    const worst = reservationMicros(parseChatRequest(body), await h.runtime.catalog.resolveOrThrow(body.model));
+    const worst = reservationMicros(parseChatRequest(body), primaryEndpoint(resolveModelOrThrow(h.runtime.routing.table(), body.model)));
     const funded = (worst * BigInt(WORST_CASES_FUNDED * 10)) / 10n;
     const u = await fundedUser(Number(funded) / 1e6);
     const account = u.user.personal_account_id;

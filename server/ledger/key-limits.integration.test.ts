@@ -2,7 +2,6 @@
 // day/week/month (402 with reason key_limit, lifted when the window rolls over), key expiry (401) and the
 // allowed-models list (403). The built-in echo model needs no upstream.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { db } from '@/server/db';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
@@ -21,7 +20,6 @@ describeEachDatabase('per-key limits through HTTP', () => {
   let api: ApiServer;
   beforeAll(async () => {
     api = await startApiServer();
-    await seedCatalog();
   });
   afterAll(async () => {
     await api.runtime.settlements.flush();

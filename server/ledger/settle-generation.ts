@@ -15,6 +15,10 @@ export interface UsageFields {
   provider: string;
   upstreamModel?: string;
   upstreamId?: string | null;
+  /** The provider key that served (its id in the routing configuration). */
+  providerKey?: string | null;
+  /** Upstream requests made, the serving one included (more than 1: it failed over). */
+  attempts?: number;
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
@@ -150,6 +154,8 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     provider: u.provider,
     upstreamModel: u.upstreamModel ?? '',
     upstreamId: clip(u.upstreamId, 200),
+    providerKey: clip(u.providerKey, 100),
+    attempts: u.attempts ?? 0,
     promptTokens: u.promptTokens,
     completionTokens: u.completionTokens,
     cachedTokens: u.cachedTokens,

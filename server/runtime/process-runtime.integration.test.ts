@@ -3,7 +3,6 @@
 // vi.resetModules(), the Next route module loads a second copy of everything it imports: a settlement made
 // through that route must land in the queue the first copy's shutdown drains.
 import { expect, it, vi } from 'vitest';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser } from '@/test/gateway-harness';
@@ -11,7 +10,6 @@ import { processRuntime } from './process-runtime';
 
 describeEachDatabase('one runtime per process', () => {
   it('the Next route (a second copy of the code) enqueues into the runtime that shutdown drains', async () => {
-    await seedCatalog();
     const u = await fundedUser(1);
     const runtime = processRuntime(); // created first, as server/main.ts does before Next starts
     const enqueue = vi.spyOn(runtime.settlements, 'enqueue');

@@ -3,12 +3,14 @@
 // the custom server (dist/server.js) and Next's server bundle are two copies of the code in one process:
 // both take the one runtime from processRuntime() (process-runtime.ts), so there is one settlement queue to
 // drain at shutdown, one admission batcher per key, one rate limit count. Tests build their own.
-import { ModelCatalog } from '@/server/catalog/resolve-model';
+import { env } from '@/server/env';
 import { KeyAdmissionBatcher } from '@/server/ledger/key-admission-batcher';
 import { ReservationLeases } from '@/server/ledger/reservation-leases';
 import { SettlementJournal } from '@/server/ledger/settlement-journal';
 import { SettlementQueue } from '@/server/ledger/settlement-queue';
-import { createProviderRegistry, type ProviderRegistry } from '@/server/providers/registry';
+import { EndpointStats } from '@/server/routing/endpoint-stats';
+import { KeyHealth } from '@/server/routing/key-health';
+import { RoutingState, type RoutingStateOptions } from '@/server/routing/routing-state';
 import { WarmKeys } from '@/server/gateway/early-dispatch';
 import { RateLimiter } from '@/server/gateway/rate-limit';
 import { UpstreamPools } from '@/server/gateway/upstream-client';
@@ -27,29 +29,35 @@ export interface Runtime {
   readonly keyAdmissions: KeyAdmissionBatcher;
   /** Keys admitted recently, for early dispatch (gateway/early-dispatch.ts). */
   readonly warmKeys: WarmKeys;
-  /** The model catalog, cached for 30 s, so admission resolves a model without a database round trip (catalog/resolve-model.ts). */
-  readonly catalog: ModelCatalog;
+  /**
+   * Models, providers, endpoints and keys (routing/routing-state.ts): one in-memory table, rebuilt when the
+   * configuration file or the operators' entries change, so routing costs no database round trip.
+   */
+  readonly routing: RoutingState;
+  /** Provider keys' health: cooldowns after 429s, circuits after failures; shared over Redis when set (routing/key-health.ts). */
+  readonly health: KeyHealth;
+  /** This process's latency and throughput per endpoint, for `provider.sort` (routing/endpoint-stats.ts). */
+  readonly endpointStats: EndpointStats;
   /** Per-credential request rate limit (gateway/rate-limit.ts). */
   readonly rateLimiter: RateLimiter;
-  /** Provider adapters and their configuration, from the environment at creation (providers/registry.ts). */
-  readonly providers: ProviderRegistry;
   /** Keep-alive connection pools to the providers (gateway/upstream-client.ts). */
   readonly upstream: UpstreamPools;
   /** A stream that has written nothing for this long gets an SSE comment (proxies close idle streams). */
   readonly streamKeepAliveMs: number;
   /**
    * Shutdown, once the server has stopped taking requests: writes every queued settlement (then removes
-   * the journal file if nothing in it is left unsettled), stops renewing leases, then closes the provider
-   * connections and the rate limiter's Redis connection (a later request would open them again).
+   * the journal file if nothing in it is left unsettled), stops renewing leases and watching the routing
+   * sources, then closes the provider connections and the Redis connections (a later request would open them again).
    */
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
-  providers?: ProviderRegistry;
+  /** Routing sources beyond the environment: a configuration file or inline configuration, database on/off. */
+  routing?: Omit<RoutingStateOptions, 'env'>;
   /** Requests per rolling minute per credential; default 600 (processRuntime passes RATE_LIMIT_RPM). */
   rateLimitRpm?: number;
-  /** Redis for the rate limiter: a URL, null for memory; default REDIS_URL. */
+  /** Redis for the rate limiter and key health: a URL, null for memory; default REDIS_URL. */
   redisUrl?: string | null;
   streamKeepAliveMs?: number;
   /** The settlement journal's directory; default none (processRuntime passes SETTLEMENT_JOURNAL_DIR). */
@@ -64,22 +72,26 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const upstream = new UpstreamPools();
   const journal = options.settlementJournalDir ? new SettlementJournal(options.settlementJournalDir) : null;
   const leases = new ReservationLeases(options.reservationLeaseMs);
+  const routing = new RoutingState({ env: env(), ...options.routing });
+  const health = new KeyHealth({ redisUrl: options.redisUrl === undefined ? env().REDIS_URL : options.redisUrl });
   return {
     settlements,
     journal,
     leases,
-    catalog: new ModelCatalog(),
+    routing,
+    health,
+    endpointStats: new EndpointStats(),
     keyAdmissions: new KeyAdmissionBatcher(),
     warmKeys: new WarmKeys(),
     rateLimiter,
-    providers: options.providers ?? createProviderRegistry(),
     upstream,
     streamKeepAliveMs: options.streamKeepAliveMs ?? 10_000,
     async close() {
       await settlements.drain();
       leases.stop();
       journal?.close();
-      await Promise.all([upstream.close(), rateLimiter.close()]);
+      routing.close();
+      await Promise.all([upstream.close(), rateLimiter.close(), health.close()]);
     },
   };
 }

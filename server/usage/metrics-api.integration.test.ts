@@ -1,7 +1,6 @@
 // GET /organizations/{id}/metrics through HTTP, against rows whose sums and percentiles are known.
 // percentile_cont interpolates linearly: p95 of [100, 200, 300, 400] is 300 + 0.85 × 100 = 385.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { apiCaller, createTestOrganization, createTestUser, insertUsage } from '@/test/factories';
@@ -19,7 +18,6 @@ describeEachDatabase('REST organization metrics', () => {
 
   beforeAll(async () => {
     api = await startApiServer();
-    await seedCatalog();
     [owner, member] = await Promise.all([createTestUser(), createTestUser()]);
     org = await createTestOrganization({ members: [{ userId: owner.user.id, role: 'OWNER' }, { userId: member.user.id, role: 'MEMBER' }] });
     const other = await createTestOrganization({ members: [{ userId: owner.user.id, role: 'OWNER' }] });

@@ -1,7 +1,6 @@
 // The usage endpoints through HTTP: who sees which rows, cursor pagination, filters, SQL grouping, and
 // GET /generation for a generation made through the real chat path.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { apiCaller, createTestKey, createTestOrganization, createTestUser, insertUsage } from '@/test/factories';
@@ -23,7 +22,6 @@ describeEachDatabase('REST usage and generation', () => {
 
   beforeAll(async () => {
     api = await startApiServer();
-    await seedCatalog();
     [owner, admin, member, other, stranger] = await Promise.all([createTestUser(5), createTestUser(), createTestUser(), createTestUser(), createTestUser()]);
     org = await createTestOrganization({ usd: 5, members: [{ userId: owner.user.id, role: 'OWNER' }, { userId: admin.user.id, role: 'ADMIN' }, { userId: member.user.id, role: 'MEMBER' }, { userId: other.user.id, role: 'MEMBER' }] });
     memberOrgKey = await createTestKey(member.user.id, org.id);

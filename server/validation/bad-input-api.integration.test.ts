@@ -7,7 +7,6 @@ import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { apiCaller } from '@/test/factories';
 import { fundedUser } from '@/test/gateway-harness';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
@@ -15,7 +14,6 @@ describeEachDatabase('bad input is a 400, never a 500', () => {
   let api: ApiServer;
   beforeAll(async () => {
     api = await startApiServer();
-    await seedCatalog();
   });
   afterAll(() => api?.close());
   const call = apiCaller(() => api.origin);

@@ -1,4 +1,4 @@
-import { listModels } from '@/server/catalog/resolve-model';
+import { listModels } from '@/server/catalog/list-models';
 import { toModelDto } from '@/server/catalog/models-dto';
 import { publicProcedure, router } from '../init';
 

@@ -2,13 +2,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser } from '@/test/gateway-harness';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
 
 describeEachDatabase('REST /api/v1/api-keys', () => {
   let api: ApiServer;
   beforeAll(async () => {
     api = await startApiServer();
-    await seedCatalog();
   });
   afterAll(() => api?.close());
 
