@@ -6,6 +6,8 @@
 // then drives the same load straight at the mock ("direct") and through Switchboard ("switchboard", real
 // key: auth, rate limit, balance check/reservation and metering all on), alternated ABBA (bench/load.mjs):
 //   1. non-streaming, open loop at 200, 500 and 1,000 req/s: added p50/p99 latency
+//   1b. routing: 500 req/s to a model with two endpoints of two keys each (SWITCHBOARD_CONFIG written for
+//      the run), graded against the same targets as the one-endpoint model
 //   2. embedded database only: 500 req/s again with the server and its database thread on ONE core
 //   3. saturation: wrk closed loop (-c64) when installed, else an open-loop rate ladder
 //   4. streaming, 200 concurrent streams: added time-to-first-token, per-chunk pass-through delay; then the
@@ -16,7 +18,7 @@
 // tables, server logs) goes to bench/results/<timestamp>/. Loopback only; every phase is bounded.
 //
 // Env: BENCH_QUICK=1 (short phases, one round: a smoke run of ~3 min), BENCH_DB=postgres|pglite|both,
-//      BENCH_PHASES=nonstream,onecore,saturation,stream,fresh,memory (a subset, for experiments; default all),
+//      BENCH_PHASES=nonstream,routing,onecore,saturation,stream,fresh,memory (a subset, for experiments; default all),
 //      BENCH_DATABASE_URL or TEST_DATABASE_URL (admin connection; default postgresql://postgres@127.0.0.1:5432/postgres;
 //      a fresh database is created and dropped), BENCH_SATURATION=wrk|sweep (default: wrk when installed),
 //      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave the database — PostgreSQL's backends, PGlite's thread — to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
@@ -43,7 +45,7 @@ process.chdir(ROOT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const WHICH = (process.env.BENCH_DB ?? 'both').toLowerCase();
 if (!['postgres', 'pglite', 'both'].includes(WHICH)) fail(`BENCH_DB must be postgres, pglite or both (got "${WHICH}")`);
-const ALL_PHASES = ['nonstream', 'onecore', 'saturation', 'stream', 'fresh', 'memory'];
+const ALL_PHASES = ['nonstream', 'routing', 'onecore', 'saturation', 'stream', 'fresh', 'memory'];
 const PHASES = new Set((process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
 for (const p of PHASES) if (!ALL_PHASES.includes(p)) fail(`BENCH_PHASES: unknown phase "${p}" (known: ${ALL_PHASES.join(', ')})`);
 const HAS_WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
@@ -113,6 +115,22 @@ function watchArgs(server, db) {
   return w;
 }
 
+/**
+ * The routing leg's configuration: bench/pooled with two endpoints (two providers on the mock), each with
+ * two keys of different weights. Every request is served by the first endpoint; the choice is what is measured.
+ */
+function writeRoutingConfig() {
+  const file = path.join(OUT, 'routing.json');
+  const provider = (id) => ({ id, type: 'openai-compatible', base_url: `http://127.0.0.1:${mock.port}/v1`, keys: [{ key: `sk-${id}-1`, weight: 1 }, { key: `sk-${id}-2`, weight: 3 }] });
+  const endpoint = (p) => ({ provider: p, upstream_model: 'gpt-4o-mini', pricing: { input: 0.15, output: 0.6 } });
+  const config = {
+    providers: [provider('mock-a'), provider('mock-b')],
+    models: [{ id: 'bench/pooled', name: 'Bench: two endpoints, two keys each', context_length: 128000, max_output_tokens: 16384, endpoints: [endpoint('mock-a'), endpoint('mock-b')] }],
+  };
+  writeFileSync(file, JSON.stringify(config, null, 1));
+  return file;
+}
+
 // ---------------------------------------------------------------- one database
 async function benchDatabase(kind) {
   let db;
@@ -135,6 +153,7 @@ async function benchDatabase(kind) {
     OPENAI_API_KEY: 'sk-mock',
     RATE_LIMIT_RPM: '100000000',
     SKIP_DEMO: '1',
+    SWITCHBOARD_CONFIG: writeRoutingConfig(),
     NODE_ENV: 'production',
   };
   const server = { port, child: null, db, startedAt: 0, dbThreadId: 0 };
@@ -183,6 +202,13 @@ async function benchDatabase(kind) {
         result.nonstream[rate] = nonStreamResult(await nonStream(`${kind} non-stream ${rate} req/s`, rate, `${kind}-nonstream-${rate}.json`));
         alive();
       }
+    }
+
+    // 1b. routing: the same load to a model of two endpoints with two keys each
+    if (PHASES.has('routing')) {
+      const routed = sb.replace('|openai/gpt-4o-mini|', '|bench/pooled|');
+      result.routing = nonStreamResult(await load(OUT, `${kind} non-stream 500 req/s, two endpoints × two keys`, ['--target', direct, '--target', routed, ...W(), '--rate', '500', '--duration', String(C.nsDur), '--warmup', String(C.nsWarm), '--rounds', String(C.rounds)], `${kind}-routing-500.json`));
+      alive();
     }
 
     // 2. the embedded database sharing the server's core (as on a one-core host)

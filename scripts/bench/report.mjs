@@ -15,6 +15,11 @@ function targets(r, pgSat, { TARGETS: T, MEM_STREAMS, FRESH_AFTER_S }) {
     out.push(['3', 'non-stream 500 req/s, added p99', `${pm(at500.addedP99)} ms`, `≤ ${T.p99At500} ms`, clean && at500.addedP99 <= T.p99At500]);
     if (pg) out.push(['12', 'non-stream 500 req/s, added p99', `${pm(at500.addedP99)} ms`, `≤ ${T.pgP99At500} ms`, clean && at500.addedP99 <= T.pgP99At500]);
   }
+  if (r.routing) {
+    const clean = !r.routing.switchboard.errors;
+    out.push(['13', 'routed (2 endpoints × 2 keys) 500 req/s, added p50', `${pm(r.routing.addedP50)} ms`, `≤ ${T.p50At500} ms`, clean && r.routing.addedP50 <= T.p50At500]);
+    out.push(['13', 'routed (2 endpoints × 2 keys) 500 req/s, added p99', `${pm(r.routing.addedP99)} ms`, `≤ ${pg ? T.pgP99At500 : T.p99At500} ms`, clean && r.routing.addedP99 <= (pg ? T.pgP99At500 : T.p99At500)]);
+  }
   const at1000 = ns(1000);
   if (pg && at1000) out.push(['12', 'non-stream 1,000 req/s, added p99', `${pm(at1000.addedP99)} ms`, `≤ ${T.pgP99At1000} ms`, !at1000.switchboard.errors && at1000.addedP99 <= T.pgP99At1000]);
   if (r.oneCore && !r.oneCore.skipped) {
@@ -55,6 +60,10 @@ export function table(r, pgSat, opts) {
     lines.push(`| Switchboard CPU per request at ${rates.join(' / ')} req/s, µs | | ${cpu} | |`);
     if (r.kind === 'postgres') lines.push(`| PostgreSQL backends' CPU per request, µs | | ${rates.map((k) => f(r.nonstream[k].switchboard.pgCpuUsPerReq, 0)).join(' / ')} | |`);
     lines.push(`| other processes' CPU during these phases (max, % of one core) | | ${rates.map((k) => f(r.nonstream[k].noisy, 0)).join(' / ')} | |`);
+  }
+  if (r.routing) {
+    nsRows('routed: 2 endpoints × 2 keys, 500 req/s', r.routing);
+    lines.push(`| routed: Switchboard CPU per request, µs (one-endpoint model at 500 req/s) | | ${f(r.routing.switchboard.cpuUsPerReq, 0)} (${f(r.nonstream?.[500]?.switchboard.cpuUsPerReq, 0)}) | |`);
   }
   if (r.oneCore?.skipped) lines.push(`| non-stream 500 req/s on one core | | not run: ${r.oneCore.skipped} | |`);
   else if (r.oneCore) nsRows('non-stream 500 req/s, server + database thread on one core', r.oneCore);
