@@ -12,6 +12,8 @@ export const usageRecordSelect = {
   provider: true,
   upstreamModel: true,
   upstreamId: true,
+  providerKey: true,
+  attempts: true,
   status: true,
   finishReason: true,
   streamed: true,
@@ -43,6 +45,8 @@ export interface UsageRecordRow {
   provider: string;
   upstreamModel: string;
   upstreamId: string | null;
+  providerKey: string | null;
+  attempts: number;
   status: 'SUCCESS' | 'ERROR' | 'ABORTED';
   finishReason: string | null;
   streamed: boolean;
@@ -109,6 +113,8 @@ export function toGenerationDto(r: UsageRecordRow) {
     provider_name: r.provider,
     upstream_model: r.upstreamModel,
     upstream_id: r.upstreamId,
+    provider_key: r.providerKey,
+    attempts: r.attempts,
     account_id: r.accountId,
     user_id: r.userId,
     api_key_id: r.apiKeyId,

@@ -159,6 +159,8 @@ defineEndpoint({
       total_cost: z.number().describe('USD'),
       total_cost_micros: z.string(),
       cache_discount: z.number().describe('USD saved by prompt caching'),
+      provider_key: z.string().nullable().describe("The provider key that served, by its id in the routing configuration (key_env, or key-<n>); null for providers without keys"),
+      attempts: z.number().int().describe('Upstream requests made, the serving one included: more than 1 means the request failed over'),
       unbilled_cost: z
         .number()
         .describe(
