@@ -67,7 +67,7 @@ async function main() {
         return sendNodeError(res, new AppError('method_not_allowed', 'Use POST for /api/v1/chat/completions', {}, { allow: 'POST' }), newRequestId());
       }
     }
-    if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken);
+    if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken, !e.embedded);
     // Every response carries x-request-id; route handlers reuse this id (server/http/api-route.ts).
     const requestId = newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;
@@ -96,7 +96,13 @@ async function main() {
     server.listen(e.PORT, e.HOST, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
-  if (e.embedded) cliToken = writeServerInfo(e.dataDir, { pid: process.pid, port, dbThreadId: database_.dbThreadId });
+  // Written on PostgreSQL too: the CLI's commands that read this server's memory (upstream:health) come this way.
+  try {
+    cliToken = writeServerInfo(e.dataDir, { pid: process.pid, port, dbThreadId: database_.dbThreadId });
+  } catch (err) {
+    if (e.embedded) throw err; // the CLI could not reach the database otherwise
+    console.warn(`Switchboard: cannot write ${e.dataDir}/server.json (${(err as Error).message}); \`npm run cli -- upstream:health\` will not find this server`);
+  }
   // Charges a crashed predecessor journaled, then the sweeper for reservations whose lease ran out.
   const recovery = startSettlementRecovery({ enqueue: (s) => runtime.settlements.enqueue(s), journal: runtime.journal, sweepIntervalMs: e.SWEEP_INTERVAL_MS });
 
@@ -127,7 +133,7 @@ async function main() {
     stopping = true;
     console.log(`Switchboard: ${signal}, shutting down…`);
     recovery.stop();
-    if (e.embedded) removeServerInfo(e.dataDir);
+    removeServerInfo(e.dataDir);
     server.close();
     server.closeIdleConnections();
     // Let in-flight generations settle (they are recorded before their streams end), then close.

@@ -1,6 +1,7 @@
 // CLI commands. Each parses its options with zod and calls one service; it returns plain JSON-able data
 // and a human line. The same definitions run in the CLI process (PostgreSQL, or the embedded database
-// when no server holds it) and inside the running server (embedded database held by the server).
+// when no server holds it) and inside the running server (embedded database held by the server); those
+// marked inServer read the server's memory and always run there.
 import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
@@ -11,6 +12,9 @@ import { formatUsd, usdToMicros } from '@/server/ledger/money';
 import { createPromotion, normalizePromotionCode } from '@/server/promotions/create-promotion';
 import { grantPromotion } from '@/server/promotions/grant-promotion';
 import { seed } from '@/server/seed';
+import { env } from '@/server/env';
+import { formatKeyHealthReport, reportKeyHealth, reportStoredHealth } from '@/server/routing/key-health-report';
+import { readStoredHealth } from '@/server/routing/redis-health-sync';
 import { getUnbilledUsage } from '@/server/usage/get-unbilled-usage';
 import { createUser, findUserByEmailOrThrow } from '@/server/users/create-user';
 import { randomUUID } from 'node:crypto';
@@ -27,6 +31,11 @@ export interface Command {
   options: Record<string, { type: 'string' | 'boolean'; description: string }>;
   /** Needs no database (runs locally whatever the mode). */
   local?: boolean;
+  /**
+   * Reads the running server's memory rather than the database: the CLI sends it to the server whatever the
+   * database mode, and calls `withoutServer` when no server runs here (`run` would read the CLI's own memory).
+   */
+  inServer?: { withoutServer(args: Record<string, unknown>): Promise<CommandResult> };
   run(args: Record<string, unknown>): Promise<CommandResult>;
 }
 
@@ -165,6 +174,32 @@ export const COMMANDS: Command[] = [
         data: { ...r },
         text: [`Unbilled in the last ${a.days} day(s): ${formatUsd(BigInt(r.total_micros))} over ${r.generations} generation(s)`, ...lines].join('\n'),
       };
+    },
+  },
+  {
+    name: 'upstream:health',
+    summary: "Provider keys' health in the running server: cooling, open circuits, failures, last errors",
+    usage: 'upstream:health',
+    options: {},
+    async run() {
+      // Loaded here, not at the top: the CLI process never needs the runtime (gateway, routing sources).
+      const { processRuntime } = await import('@/server/runtime/process-runtime');
+      const rt = processRuntime();
+      const report = reportKeyHealth(rt.routing.table(), rt.health);
+      return { data: { ...report }, text: formatKeyHealthReport(report) };
+    },
+    inServer: {
+      async withoutServer() {
+        const url = env().REDIS_URL;
+        if (!url) {
+          throw new AppError('service_unavailable', 'No Switchboard server is running here (none found through DATA_DIR), and REDIS_URL is not set: key health lives in the server\'s memory. Start the server, or set REDIS_URL to the Redis your instances share.');
+        }
+        const stored = await readStoredHealth(url).catch((err: Error) => {
+          throw new AppError('service_unavailable', `No Switchboard server is running here, and key health cannot be read from Redis: ${err.message}`);
+        });
+        const report = reportStoredHealth(stored);
+        return { data: { ...report }, text: formatKeyHealthReport(report) };
+      },
     },
   },
   {

@@ -72,9 +72,13 @@ async function main(argv: string[]): Promise<number> {
 
   let result: CommandResult;
   const e = env();
-  const server = e.embedded ? readLiveServerInfo(e.dataDir) : null;
+  // The embedded database is held by the server (PGlite allows one process); commands reading the server's
+  // memory go there whatever the database.
+  const server = e.embedded || cmd.inServer ? readLiveServerInfo(e.dataDir) : null;
   if (server) {
     result = await viaServer(server.port, server.token, name, values);
+  } else if (cmd.inServer) {
+    result = await cmd.inServer.withoutServer(values);
   } else {
     const database = await openDatabase({ databaseUrl: e.DATABASE_URL, dataDir: e.dataDir, poolSize: 2, log: json ? () => {} : (l) => console.error(l) });
     setDatabase(database);

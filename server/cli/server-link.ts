@@ -1,10 +1,10 @@
-// How the CLI reaches an embedded database that the running server holds open (PGlite allows one process):
-// the server writes DATA_DIR/server.json (pid, port) and DATA_DIR/cli-token (random, mode 0600) at start;
-// the CLI posts its command to the server's loopback-only endpoint with that token, and the server runs
-// the same command code. Whoever can read the data directory could open the database anyway, so the
+// How the CLI reaches an embedded database that the running server holds open (PGlite allows one process),
+// and, whatever the database, the server's memory (upstream:health): the server writes DATA_DIR/server.json
+// (pid, port) and DATA_DIR/cli-token (random, mode 0600) at start; the CLI posts its command to the server's
+// loopback-only endpoint with that token, and the server runs the same command code. Whoever can read the data directory could open the database anyway, so the
 // token grants nothing new.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { secretsEqual } from '@/server/auth/secret-token';
 import { writeOwnerOnlyFile } from '@/server/db/owner-only-files';
@@ -20,13 +20,21 @@ export interface ServerInfo {
 }
 
 export function writeServerInfo(dataDir: string, info: ServerInfo): string {
+  // On PostgreSQL nothing else may have created DATA_DIR.
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('hex');
   writeOwnerOnlyFile(path.join(dataDir, 'cli-token'), token);
   writeOwnerOnlyFile(path.join(dataDir, 'server.json'), JSON.stringify(info));
   return token;
 }
 
-export function removeServerInfo(dataDir: string): void {
+/** Removes the files if they are this process's: on PostgreSQL several servers may share a DATA_DIR, the last started wrote them. */
+export function removeServerInfo(dataDir: string, pid = process.pid): void {
+  try {
+    if ((JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')) as ServerInfo).pid !== pid) return;
+  } catch {
+    // missing or unreadable: remove whatever is left
+  }
   for (const f of ['server.json', 'cli-token']) rmSync(path.join(dataDir, f), { force: true });
 }
 

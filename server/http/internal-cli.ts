@@ -1,8 +1,9 @@
-// POST /internal/cli: the CLI's way into an embedded database this server holds (see server/cli/server-link.ts).
+// POST /internal/cli: the CLI's way into an embedded database this server holds, and into this server's memory
+// (see server/cli/server-link.ts).
 // Loopback only, and only with the token the server wrote into DATA_DIR at start.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { runCommand } from '@/server/cli/commands';
+import { findCommand, runCommand } from '@/server/cli/commands';
 import { cliTokenMatches } from '@/server/cli/server-link';
 import { AppError } from '@/server/errors';
 import { newRequestId } from './request-id';
@@ -11,7 +12,11 @@ import { readNodeBody } from './read-body';
 
 const bodySchema = z.object({ command: z.string(), args: z.record(z.string(), z.unknown()).default({}) });
 
-export async function handleCliRequest(req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
+/**
+ * @param memoryOnly on PostgreSQL the CLI opens the database itself: take only the commands that read this
+ *   server's memory (upstream:health), so the token opens nothing the database credentials do not.
+ */
+export async function handleCliRequest(req: IncomingMessage, res: ServerResponse, token: string, memoryOnly = false): Promise<void> {
   const requestId = newRequestId();
   try {
     const remote = req.socket.remoteAddress ?? '';
@@ -20,6 +25,7 @@ export async function handleCliRequest(req: IncomingMessage, res: ServerResponse
     if (!cliTokenMatches(token, req.headers['x-switchboard-cli-token'] as string | undefined)) throw new AppError('unauthorized', 'Bad CLI token');
     const parsed = bodySchema.safeParse(JSON.parse((await readNodeBody(req, 1_000_000)).toString('utf8')));
     if (!parsed.success) throw new AppError('bad_request', 'Malformed CLI request');
+    if (memoryOnly && !findCommand(parsed.data.command)?.inServer) throw new AppError('forbidden', `"${parsed.data.command}" runs in the CLI on PostgreSQL, not in the server`);
     const result = await runCommand(parsed.data.command, parsed.data.args);
     sendNodeJson(res, 200, result, requestId);
   } catch (err) {
