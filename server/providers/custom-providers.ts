@@ -43,7 +43,11 @@ const RESERVED = new Set(['openai', 'anthropic', 'google', 'gemini', 'deepseek',
  * runtime builds its provider registry and when the catalog is seeded, never per request.
  */
 export function customProviders(): CustomProvider[] {
-  const raw = env().CUSTOM_PROVIDERS;
+  return parseCustomProviders(env().CUSTOM_PROVIDERS);
+}
+
+/** CUSTOM_PROVIDERS' value (a JSON array, or a file's path) → the providers; the routing table builds from this. */
+export function parseCustomProviders(raw: string | undefined, readVar: (name: string) => string | undefined = rawEnv): CustomProvider[] {
   if (!raw) return [];
   const text = raw.trim().startsWith('[') ? raw : existsSync(raw) ? readFileSync(raw, 'utf8') : null;
   if (text === null) throw new Error(`CUSTOM_PROVIDERS: neither a JSON array nor an existing file: ${raw}`);
@@ -56,7 +60,7 @@ export function customProviders(): CustomProvider[] {
   const result = z.array(customProviderSchema).safeParse(json);
   if (!result.success) throw new Error(`CUSTOM_PROVIDERS: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   for (const p of result.data) if (RESERVED.has(p.id)) throw new Error(`CUSTOM_PROVIDERS: "${p.id}" is a built-in provider id`);
-  return result.data.map((p) => ({ ...p, resolvedApiKey: p.apiKey ?? (p.apiKeyEnv ? rawEnv(p.apiKeyEnv) : undefined) }));
+  return result.data.map((p) => ({ ...p, resolvedApiKey: p.apiKey ?? (p.apiKeyEnv ? readVar(p.apiKeyEnv) : undefined) }));
 }
 
 export function customCatalogEntries(): CatalogEntry[] {

@@ -1,0 +1,121 @@
+// One provider entry (file, admin, CUSTOM_PROVIDERS or built-in) → the table's RoutingProvider: its adapter,
+// its usable keys (values read now), and whether it can serve at all (`configured`, else what is `missing`).
+import { anthropicAdapter } from '@/server/providers/anthropic';
+import { echoAdapter } from '@/server/providers/echo';
+import { geminiAdapter } from '@/server/providers/gemini';
+import { openaiAdapter } from '@/server/providers/openai';
+import { createOpenAICompatibleAdapter, deepseekAdapter } from '@/server/providers/openai-compatible';
+import type { ProviderAdapter } from '@/server/providers/types';
+import { ECHO_BASE_URL, PUBLIC_BASE_URLS } from './builtin-providers';
+import type { EntrySource, KeyConfig, ProviderConfigEntry, ProviderType } from './config-schema';
+import type { RoutingKey, RoutingProvider } from './routing-table';
+
+// Adapters hold no per-provider state (base URL and key come with each request's ProviderConfig, headers are
+// added by the gateway), so two openai-compatible instances serve every such provider: a reload allocates none.
+const compatibleAdapters = {
+  withStreamOptions: createOpenAICompatibleAdapter({ supportsStreamOptions: true }),
+  withoutStreamOptions: createOpenAICompatibleAdapter({ supportsStreamOptions: false }),
+};
+
+export function adapterFor(type: ProviderType, supportsStreamOptions: boolean): ProviderAdapter {
+  switch (type) {
+    case 'openai':
+      return openaiAdapter;
+    case 'anthropic':
+      return anthropicAdapter;
+    case 'gemini':
+      return geminiAdapter;
+    case 'deepseek':
+      return deepseekAdapter;
+    case 'echo':
+      return echoAdapter;
+    case 'openai-compatible':
+      return supportsStreamOptions ? compatibleAdapters.withStreamOptions : compatibleAdapters.withoutStreamOptions;
+  }
+}
+
+/** A key's id as health output and usage records show it: as configured, else its variable, else `key-<n>`. */
+export function keyIdOf(key: KeyConfig, index: number): string {
+  return key.id ?? key.key_env ?? `key-${index + 1}`;
+}
+
+const stripSlash = (url: string) => url.replace(/\/+$/, '');
+
+export interface CompileProviderOptions {
+  source: EntrySource;
+  readVar: (name: string) => string | undefined;
+  warnings: string[];
+  /** Built-ins only: the variable an unconfigured one needs (OPENAI_API_KEY), named in the 503. */
+  keyVariable?: string;
+}
+
+export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOptions): RoutingProvider {
+  const keys: RoutingKey[] = [];
+  const unsetVariables: string[] = [];
+  const seen = new Set<string>();
+  entry.keys.forEach((k, i) => {
+    const id = keyIdOf(k, i);
+    if (seen.has(id)) {
+      o.warnings.push(`${o.source} provider "${entry.id}": key id "${id}" is used twice; the second key is left out (give each key its own id)`);
+      return;
+    }
+    seen.add(id);
+    // A variable set to blanks is as good as unset (env.ts treats its own variables the same way).
+    const apiKey = k.key ?? (k.key_env !== undefined ? o.readVar(k.key_env)?.trim() || undefined : undefined);
+    if (apiKey === undefined) {
+      if (k.key_env !== undefined) unsetVariables.push(k.key_env);
+      return;
+    }
+    keys.push(Object.freeze({ id, ref: `${entry.id}/${id}`, apiKey, weight: k.weight }));
+  });
+
+  const publicUrl = PUBLIC_BASE_URLS[entry.type];
+  const baseUrl = stripSlash(entry.type === 'echo' ? ECHO_BASE_URL : (entry.base_url ?? publicUrl ?? ''));
+  const { configured, missing } = configuredState(entry, {
+    baseUrl,
+    publicUrl,
+    usableKeys: keys.length,
+    unsetVariables,
+    keyVariable: o.keyVariable,
+  });
+
+  return Object.freeze({
+    id: entry.id,
+    type: entry.type,
+    name: entry.name ?? entry.id,
+    adapter: adapterFor(entry.type, entry.supports_stream_options),
+    baseUrl,
+    headers: Object.freeze({ ...entry.headers }),
+    keys: Object.freeze(keys) as RoutingKey[],
+    configured,
+    ...(missing === undefined ? {} : { missing }),
+    enabled: entry.enabled,
+    source: o.source,
+  });
+}
+
+interface ConfiguredFacts {
+  baseUrl: string;
+  publicUrl: string | undefined;
+  usableKeys: number;
+  unsetVariables: string[];
+  keyVariable?: string;
+}
+
+/**
+ * Usable = has a key with a value; or needs none: echo, an openai-compatible server given no keys (a local
+ * Ollama or vLLM), a built-in type pointed away from its public API (a proxy or self-hosted server). Keys
+ * that were listed but whose variables are all unset mean the operator expects a key: not usable, and the
+ * 503 names the variables.
+ */
+function configuredState(entry: ProviderConfigEntry, f: ConfiguredFacts): { configured: boolean; missing?: string } {
+  if (entry.type === 'echo') return { configured: true };
+  if (!f.baseUrl) return { configured: false, missing: `a base_url for provider "${entry.id}"` };
+  if (f.usableKeys > 0) return { configured: true };
+  if (entry.keys.length > 0) {
+    return { configured: false, missing: f.unsetVariables.length ? f.unsetVariables.join(' or ') : `a key for provider "${entry.id}"` };
+  }
+  if (entry.type === 'openai-compatible') return { configured: true };
+  if (f.publicUrl !== undefined && f.baseUrl !== stripSlash(f.publicUrl)) return { configured: true };
+  return { configured: false, missing: f.keyVariable ?? `a key for provider "${entry.id}"` };
+}
