@@ -1,12 +1,11 @@
-// An operator adds an OpenAI-compatible server (here: a fake Ollama) through CUSTOM_PROVIDERS alone.
+// An operator adds an OpenAI-compatible server (here: a fake Ollama) through CUSTOM_PROVIDERS alone: the
+// routing table turns it into a provider and its models into `<provider id>/<model id>`.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { resetEnvCache } from '@/server/env';
-import { seedCatalog } from '@/server/catalog/seed-catalog';
-import { listModels } from '@/server/catalog/resolve-model';
+import { parseEnv, resetEnvCache } from '@/server/env';
+import { buildRoutingTable } from '@/server/routing/build-routing-table';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
-import { customCatalogEntries } from './custom-providers';
 
 describeEachDatabase('custom OpenAI-compatible providers', () => {
   let h: GatewayHarness;
@@ -16,8 +15,7 @@ describeEachDatabase('custom OpenAI-compatible providers', () => {
       { id: 'ollama', baseUrl: `${h.upstream.url}/v1`, models: [{ id: 'llama3', upstreamModel: 'llama3.1:8b', contextLength: 8192, inputPrice: 0.1, outputPrice: 0.2 }] },
     ]);
     resetEnvCache();
-    await h.renewRuntime(); // its provider registry now has the custom provider
-    await seedCatalog(customCatalogEntries());
+    await h.renewRuntime(); // its routing table now has the custom provider
   });
   afterAll(async () => {
     delete process.env.CUSTOM_PROVIDERS;
@@ -26,12 +24,15 @@ describeEachDatabase('custom OpenAI-compatible providers', () => {
   });
 
   it('lists the operator model and routes it to the configured server with its upstream name', async () => {
-    expect((await listModels()).map((m) => m.id)).toContain('ollama/llama3');
+    await h.runtime.routing.ready;
+    const model = h.runtime.routing.table().models.get('ollama/llama3');
+    expect(model).toMatchObject({ source: 'custom_providers', enabled: true });
     h.respond = replay('openai-compatible', 'text');
     const u = await fundedUser(1);
     const client = new OpenAI({ apiKey: u.key, baseURL: h.baseUrl, maxRetries: 0 });
     const r = await client.chat.completions.create({ model: 'ollama/llama3', messages: [{ role: 'user', content: 'hi' }], stream: false });
     expect(r.model).toBe('ollama/llama3');
+    expect((r as unknown as { provider: string }).provider).toBe('ollama');
     const sent = h.upstream.requests.at(-1)!;
     expect(sent.path).toBe('/v1/chat/completions');
     expect((sent.body as { model: string }).model).toBe('llama3.1:8b');
@@ -39,11 +40,8 @@ describeEachDatabase('custom OpenAI-compatible providers', () => {
   });
 
   it('rejects a malformed configuration with a message naming the problem', () => {
-    process.env.CUSTOM_PROVIDERS = '[{"id":"openai","baseUrl":"http://x"}]';
-    resetEnvCache();
-    expect(() => customCatalogEntries()).toThrow(/CUSTOM_PROVIDERS/);
-    process.env.CUSTOM_PROVIDERS = '[{"id":"Bad Id","baseUrl":"nope","models":[]}]';
-    resetEnvCache();
-    expect(() => customCatalogEntries()).toThrow(/CUSTOM_PROVIDERS/);
+    const build = (value: string) => () => buildRoutingTable({ env: parseEnv({ CUSTOM_PROVIDERS: value }) });
+    expect(build('[{"id":"openai","baseUrl":"http://x","models":[{"id":"m"}]}]')).toThrow(/CUSTOM_PROVIDERS: "openai" is a built-in provider id/);
+    expect(build('[{"id":"Bad Id","baseUrl":"nope","models":[]}]')).toThrow(/CUSTOM_PROVIDERS/);
   });
 });

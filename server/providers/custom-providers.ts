@@ -1,10 +1,9 @@
 // Operator-defined OpenAI-compatible providers (Ollama, vLLM, Groq, OpenRouter…), configured without code
-// changes through CUSTOM_PROVIDERS: a JSON array, or the path of a JSON file holding one. Each provider's
-// models join the catalog as "<provider id>/<model id>".
+// changes through CUSTOM_PROVIDERS: a JSON array, or the path of a JSON file holding one. The short form of
+// SWITCHBOARD_CONFIG: the routing table (server/routing/convert-custom-providers.ts) makes each provider an
+// openai-compatible provider and each of its models a model "<provider id>/<model id>".
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { env, rawEnv } from '@/server/env';
-import type { CatalogEntry } from '@/server/catalog/catalog-data';
 
 const price = z.number().min(0).max(10_000).default(0); // USD per million tokens
 
@@ -34,20 +33,15 @@ export const customProviderSchema = z.object({
     )
     .min(1),
 });
-export type CustomProvider = z.infer<typeof customProviderSchema> & { resolvedApiKey?: string };
+export type CustomProvider = z.infer<typeof customProviderSchema>;
 
 const RESERVED = new Set(['openai', 'anthropic', 'google', 'gemini', 'deepseek', 'switchboard', 'echo']);
 
 /**
- * Parses CUSTOM_PROVIDERS (and reads the file it names) on every call, keeping nothing: it is called when a
- * runtime builds its provider registry and when the catalog is seeded, never per request.
+ * CUSTOM_PROVIDERS' value → the providers, validated. Reads the file it names on every call, keeping nothing:
+ * the routing table is built at start and on reloads, never per request.
  */
-export function customProviders(): CustomProvider[] {
-  return parseCustomProviders(env().CUSTOM_PROVIDERS);
-}
-
-/** CUSTOM_PROVIDERS' value (a JSON array, or a file's path) → the providers; the routing table builds from this. */
-export function parseCustomProviders(raw: string | undefined, readVar: (name: string) => string | undefined = rawEnv): CustomProvider[] {
+export function parseCustomProviders(raw: string | undefined): CustomProvider[] {
   if (!raw) return [];
   const text = raw.trim().startsWith('[') ? raw : existsSync(raw) ? readFileSync(raw, 'utf8') : null;
   if (text === null) throw new Error(`CUSTOM_PROVIDERS: neither a JSON array nor an existing file: ${raw}`);
@@ -60,27 +54,5 @@ export function parseCustomProviders(raw: string | undefined, readVar: (name: st
   const result = z.array(customProviderSchema).safeParse(json);
   if (!result.success) throw new Error(`CUSTOM_PROVIDERS: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   for (const p of result.data) if (RESERVED.has(p.id)) throw new Error(`CUSTOM_PROVIDERS: "${p.id}" is a built-in provider id`);
-  return result.data.map((p) => ({ ...p, resolvedApiKey: p.apiKey ?? (p.apiKeyEnv ? readVar(p.apiKeyEnv) : undefined) }));
-}
-
-export function customCatalogEntries(): CatalogEntry[] {
-  const usd = (n: number) => Math.round(n * 1_000_000);
-  return customProviders().flatMap((p) =>
-    p.models.map((m) => ({
-      id: `${p.id}/${m.id}`,
-      name: m.name ?? `${p.id}: ${m.id}`,
-      description: `Served by ${p.baseUrl}`,
-      provider: p.id,
-      upstreamModel: m.upstreamModel ?? m.id,
-      contextLength: m.contextLength,
-      maxOutputTokens: m.maxOutputTokens,
-      inputPrice: usd(m.inputPrice),
-      outputPrice: usd(m.outputPrice),
-      cacheReadPrice: usd(m.cacheReadPrice),
-      cacheWritePrice: 0,
-      supportsReasoning: m.supportsReasoning,
-      supportsImages: m.supportsImages,
-      supportsTools: m.supportsTools,
-    })),
-  );
+  return result.data;
 }

@@ -61,7 +61,7 @@ function layer<T extends { id: string }>(into: Map<string, Layered<T>>, entries:
 export function buildRoutingTable(s: RoutingSources): RoutingTable {
   const readVar = s.readVar ?? rawEnv;
   const warnings: string[] = [];
-  const custom = convertCustomProviders(parseCustomProviders(s.env.CUSTOM_PROVIDERS, readVar));
+  const custom = convertCustomProviders(parseCustomProviders(s.env.CUSTOM_PROVIDERS));
 
   const providerEntries = new Map<string, Layered<ProviderConfigEntry>>();
   for (const b of builtinProviders(s.env)) providerEntries.set(b.entry.id, { entry: b.entry, source: 'builtin', keyVariable: b.keyVariable });

@@ -91,6 +91,7 @@ export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOp
     ...(missing === undefined ? {} : { missing }),
     enabled: entry.enabled,
     source: o.source,
+    ...(entry.timeout_ms === undefined ? {} : { timeoutMs: entry.timeout_ms }),
   });
 }
 

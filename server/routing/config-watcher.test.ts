@@ -29,11 +29,14 @@ function recorder() {
     wake = [];
     for (const w of waiting) w();
   };
+  const record = (file: RoutingFile) => changes.push(file.models.map((m) => m.id).join(','));
   return {
     changes,
     errors,
+    /** The file start() returned, recorded as the first configuration seen. */
+    started: record,
     onChange: (file: RoutingFile) => {
-      changes.push(file.models.map((m) => m.id).join(','));
+      record(file);
       notify();
     },
     onError: (err: ConfigFileError) => {
@@ -77,10 +80,10 @@ afterEach(() => {
 });
 
 describe('ConfigWatcher', () => {
-  it('loads at start and hands the file to onChange', () => {
+  it('loads at start and returns the file (reloads go to onChange)', () => {
     const r = recorder();
-    watcher().start(r.onChange, r.onError);
-    expect(r.changes).toEqual(['acme/v1']);
+    expect(watcher().start(r.onChange, r.onError).models.map((m) => m.id)).toEqual(['acme/v1']);
+    expect(r.changes).toEqual([]);
   });
 
   it('refuses to start on a broken file, with its line and field, and leaves nothing behind', () => {
@@ -94,7 +97,7 @@ describe('ConfigWatcher', () => {
 
   it('sees a file written in place', async () => {
     const r = recorder();
-    watcher().start(r.onChange, r.onError);
+    r.started(watcher().start(r.onChange, r.onError));
     writeFileSync(file, config('acme/v2'));
     await r.until(() => r.changes.length === 2, 'the change');
     expect(r.changes).toEqual(['acme/v1', 'acme/v2']);
@@ -103,7 +106,7 @@ describe('ConfigWatcher', () => {
 
   it("sees an editor's save: a new file renamed over the old one", async () => {
     const r = recorder();
-    watcher().start(r.onChange, r.onError);
+    r.started(watcher().start(r.onChange, r.onError));
     writeFileSync(path.join(dir, '.switchboard.yaml.swp'), config('acme/v2'));
     renameSync(path.join(dir, '.switchboard.yaml.swp'), file);
     await r.until(() => r.changes.length === 2, 'the change');
@@ -117,7 +120,7 @@ describe('ConfigWatcher', () => {
 
   it('reports a broken write and keeps the configuration in force until a good one comes', async () => {
     const r = recorder();
-    watcher().start(r.onChange, r.onError);
+    r.started(watcher().start(r.onChange, r.onError));
     writeFileSync(file, config('acme/v2').replace('context_length: 1000', 'context_length: -5'));
     await r.until(() => r.errors.length === 1, 'the error');
     expect(r.errors[0]!.message).toMatch(/switchboard\.yaml:4:21: models\[0\]\.context_length: /);
@@ -130,7 +133,7 @@ describe('ConfigWatcher', () => {
 
   it('reloads on SIGHUP even when nothing changed', async () => {
     const r = recorder();
-    watcher().start(r.onChange, r.onError);
+    r.started(watcher().start(r.onChange, r.onError));
     process.kill(process.pid, 'SIGHUP');
     await r.until(() => r.changes.length === 2, 'the reload');
     expect(r.changes).toEqual(['acme/v1', 'acme/v1']);
@@ -143,7 +146,7 @@ describe('ConfigWatcher', () => {
     symlinkSync('..v1', path.join(mounted, '..data'));
     symlinkSync('..data/switchboard.yaml', path.join(mounted, 'switchboard.yaml'));
     const r = recorder();
-    watcher(path.join(mounted, 'switchboard.yaml')).start(r.onChange, r.onError);
+    r.started(watcher(path.join(mounted, 'switchboard.yaml')).start(r.onChange, r.onError));
 
     mkdirSync(path.join(mounted, '..v2'));
     writeFileSync(path.join(mounted, '..v2', 'switchboard.yaml'), config('acme/k2'));
@@ -169,7 +172,7 @@ describe('ConfigWatcher', () => {
     const link = path.join(dir, 'linked.yaml');
     symlinkSync(target, link);
     const r = recorder();
-    watcher(link).start(r.onChange, r.onError);
+    r.started(watcher(link).start(r.onChange, r.onError));
     writeFileSync(target, config('acme/s2'));
     await r.until(() => r.changes.length === 2, 'the edited target');
     expect(r.changes).toEqual(['acme/s1', 'acme/s2']);
@@ -179,14 +182,14 @@ describe('ConfigWatcher', () => {
     const signals = process.listenerCount('SIGHUP');
     const closed = recorder();
     const w = watcher(file, 5);
-    w.start(closed.onChange, closed.onError);
+    closed.started(w.start(closed.onChange, closed.onError));
     expect(process.listenerCount('SIGHUP')).toBe(signals + 1);
     w.close();
     expect(process.listenerCount('SIGHUP')).toBe(signals);
 
     // A control watcher with a longer debounce: once it has seen the change, the closed one (5 ms) would have too.
     const control = recorder();
-    watcher(file, 150).start(control.onChange, control.onError);
+    control.started(watcher(file, 150).start(control.onChange, control.onError));
     writeFileSync(file, config('acme/v2'));
     await control.until(() => control.changes.length === 2, 'the control watcher');
     expect(closed.changes).toEqual(['acme/v1']);

@@ -51,14 +51,15 @@ export class ConfigWatcher {
   }
 
   /**
-   * Loads the file and hands it to `onChange` before returning; throws its ConfigFileError if it is broken
-   * (and then watches nothing). Afterwards each change that loads is handed to `onChange`, each that does
-   * not to `onError`.
+   * Loads the file and returns it; throws its ConfigFileError if it is broken (and then watches nothing).
+   * From then on each change that loads is handed to `onChange`, each that does not to `onError` (the
+   * initial load goes to neither).
    */
-  start(onChange: OnChange, onError: OnError): void {
+  start(onChange: OnChange, onError: OnError): RoutingFile {
     if (this.state !== 'new') throw new Error('ConfigWatcher: start() may be called once');
     this.onChange = onChange;
     this.onError = onError;
+    let file: RoutingFile;
     try {
       // Watch before reading, so a save between the read and the watch is not lost (its check compares texts).
       try {
@@ -68,9 +69,8 @@ export class ConfigWatcher {
         throw asConfigFileError(this.path, err, 'cannot watch its directory: ');
       }
       const text = readConfigText(this.path);
-      const file = parseConfigText(text, this.path, { knownProviders: this.knownProviders?.() });
+      file = parseConfigText(text, this.path, { knownProviders: this.knownProviders?.() });
       this.lastText = text;
-      onChange(file);
     } catch (err) {
       this.close();
       throw err;
@@ -78,6 +78,7 @@ export class ConfigWatcher {
     this.state = 'started';
     this.followSymlink();
     process.on('SIGHUP', this.onSignal);
+    return file;
   }
 
   /** Reads and applies the file now, even if its text did not change (SIGHUP does this). */
