@@ -226,6 +226,12 @@ describe('buildRoutingTable: endpoints and prices', () => {
     ]);
   });
 
+  it("carries a provider's timeout_ms (none: the gateway's default)", () => {
+    const t = build({ file: file({ providers: [{ id: 'slow', type: 'openai-compatible', base_url: 'http://x', timeout_ms: 300 }, { id: 'plain', type: 'openai-compatible', base_url: 'http://y' }] }) });
+    expect(t.providers.get('slow')!.timeoutMs).toBe(300);
+    expect(t.providers.get('plain')!.timeoutMs).toBeUndefined();
+  });
+
   it('keeps disabled models and providers, marked, for the admin API to show', () => {
     const t = build({ file: file({ providers: [{ id: 'off', type: 'openai-compatible', base_url: 'http://x', enabled: false }], models: [aModel('acme/off', { enabled: false, endpoints: [{ ...echoEndpoint, provider: 'off' }] })] }) });
     expect(t.models.get('acme/off')).toMatchObject({ enabled: false });
