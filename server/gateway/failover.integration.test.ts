@@ -118,7 +118,7 @@ describeEachDatabase('routing: failover, key pools and health', () => {
 
   it('streams name the serving provider on every chunk', async () => {
     const res = await post({ model: 'test/failover', stream: true });
-    const chunks = (await readSse(res)).filter((c) => typeof c === 'object') as { provider?: string }[];
+    const chunks = (await readSse(res)).chunks as { provider?: string }[];
     expect(chunks.length).toBeGreaterThan(2);
     for (const c of chunks) expect(c.provider).toBe('backup');
   });

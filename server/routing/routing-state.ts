@@ -9,7 +9,7 @@
 //     change within 5 s; the instance that made it reloads at once;
 //   - the built-in catalog and provider variables, and CUSTOM_PROVIDERS, fixed for the process.
 import type { Env } from '@/server/env';
-import { buildRoutingTable, type RoutingSources } from './build-routing-table';
+import { buildRoutingTable, knownProviderIds, type RoutingSources } from './build-routing-table';
 import { routingFileSchema, type RoutingFile, type RoutingFileInput } from './config-schema';
 import { ConfigWatcher } from './config-watcher';
 import { loadAdminEntries, routingRevision } from './routing-store';
@@ -43,7 +43,8 @@ export class RoutingState {
     this.file = options.config ? routingFileSchema.parse(options.config) : null;
     const path = options.configFile === undefined ? options.env.SWITCHBOARD_CONFIG : options.configFile;
     if (path && !options.config) {
-      this.watcher = new ConfigWatcher(path);
+      // Providers the file may name besides its own: built-ins, CUSTOM_PROVIDERS, the operators' (once loaded).
+      this.watcher = new ConfigWatcher(path, { knownProviders: () => knownProviderIds({ env: options.env, admin: this.admin }) });
       // Throws for a broken file: the server does not start with a configuration it cannot read.
       this.file = this.watcher.start(
         (file) => {
@@ -87,8 +88,13 @@ export class RoutingState {
     return table;
   }
 
+  /** A source that no longer builds (CUSTOM_PROVIDERS' file broke) leaves the previous table in force. */
   private rebuild(): void {
-    this.current = this.build();
+    try {
+      this.current = this.build();
+    } catch (err) {
+      console.error(`Switchboard routing: ${(err as Error).message}\n  The previous routing configuration stays in force.`);
+    }
   }
 
   private poll(): Promise<void> {
