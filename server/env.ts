@@ -39,6 +39,18 @@ export const envSchema = z
     DATA_DIR: z.string().default('./.data'),
     REDIS_URL: optionalNonEmpty.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'REDIS_URL must start with redis:// or rediss://'),
     AUTH_SECRET: optionalNonEmpty.refine((v) => v === undefined || v.length >= 32, 'AUTH_SECRET must be at least 32 characters (try: openssl rand -base64 32)'),
+    /**
+     * Encrypts secrets stored in the database (operators' provider keys): 32 bytes as base64 or hex. Unset on
+     * the embedded database, one is generated and kept in DATA_DIR/encryption-key (see encryptionKey()).
+     */
+    ENCRYPTION_KEY: optionalNonEmpty.refine(
+      (v) => v === undefined || decodeEncryptionKey(v) !== null,
+      'ENCRYPTION_KEY must be 32 bytes as base64 (44 characters) or hex (64 characters) (try: openssl rand -base64 32)',
+    ),
+    /** Operators by email (comma-separated, case-insensitive), besides users promoted with `user:admin`. */
+    ADMIN_EMAILS: optionalNonEmpty
+      .transform((v) => (v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))
+      .refine((list) => list.every((e) => /^[^\s@]+@[^\s@]+$/.test(e)), 'ADMIN_EMAILS must be email addresses separated by commas'),
 
     OPENAI_API_KEY: optionalNonEmpty,
     OPENAI_BASE_URL: url('OPENAI_BASE_URL').default('https://api.openai.com/v1'),
@@ -135,6 +147,39 @@ export function exposeAuthUrl(): void {
 /** Reads a variable that is not ours (e.g. CI, TEST_DATABASE_URL in test support). */
 export function rawEnv(name: string): string | undefined {
   return process.env[name];
+}
+
+/** 32 bytes from base64, base64url or hex; null for anything else (wrong length included). */
+export function decodeEncryptionKey(text: string): Buffer | null {
+  const t = text.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(t)
+    ? Buffer.from(t, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}={0,1}$/.test(t)
+      ? Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+      : null;
+  return bytes?.length === 32 ? bytes : null;
+}
+
+/**
+ * The key that encrypts secrets at rest: ENCRYPTION_KEY, or on the embedded database one generated once and
+ * kept owner-only in DATA_DIR/encryption-key (as authSecret() does). Null on PostgreSQL without ENCRYPTION_KEY:
+ * several instances share that database, and a key generated on one host would be unknown to the others, so
+ * callers refuse to store a secret instead.
+ */
+export function encryptionKey(): Buffer | null {
+  const e = env();
+  if (e.ENCRYPTION_KEY) return decodeEncryptionKey(e.ENCRYPTION_KEY);
+  if (!e.embedded) return null;
+  const file = path.join(e.dataDir, 'encryption-key');
+  if (existsSync(file)) {
+    const kept = decodeEncryptionKey(readFileSync(file, 'utf8'));
+    if (!kept) throw new EnvError([`${file} does not hold a 32-byte key (base64); restore it from a backup or set ENCRYPTION_KEY`]);
+    return kept;
+  }
+  ensureOwnerOnlyDir(e.dataDir);
+  const key = randomBytes(32);
+  writeOwnerOnlyFile(file, key.toString('base64') + '\n');
+  return key;
 }
 
 /**
