@@ -11,6 +11,7 @@ import '@/server/usage/usage.openapi';
 import '@/server/ledger/ledger.openapi';
 import '@/server/promotions/promotions.openapi';
 import '@/server/billing/billing.openapi';
+import '@/server/routing/routing.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {

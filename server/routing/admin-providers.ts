@@ -1,0 +1,76 @@
+// The operators' providers (GET/POST /api/v1/admin/providers, GET/PUT/DELETE /api/v1/admin/providers/{id},
+// and catalog:import), with the rules of admin-models.ts. Literal keys are encrypted by routing-store.ts and
+// never returned; a key sent as `{ id, stored: true }` keeps its stored secret.
+import { AppError } from '@/server/errors';
+import { parseProviderInput } from './admin-input';
+import { readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
+import { inactiveProviderDto, listProviderDtos, providerDto, type ProviderDto } from './routing-dto';
+import type { KeyHealthReader } from './runtime-routing';
+import { deleteAdminProvider, listAdminEntries, putAdminProvider, type ProviderInput } from './routing-store';
+
+/** The built-in providers (issue 13): deleting an operator's entry with one of these ids brings it back. */
+export const BUILTIN_PROVIDER_IDS: readonly string[] = ['openai', 'anthropic', 'gemini', 'deepseek', 'echo'];
+
+export async function listAdminProviders(routing: AdminRouting, health?: KeyHealthReader): Promise<{ data: ProviderDto[]; warnings: string[] }> {
+  const table = routing.table();
+  return { data: listProviderDtos(table, (await listAdminEntries()).providers, health), warnings: [...table.warnings] };
+}
+
+async function storedProvider(id: string) {
+  return (await listAdminEntries()).providers.find((p) => p.id === id);
+}
+
+export async function getAdminProviderOrThrow(routing: AdminRouting, id: string, health?: KeyHealthReader): Promise<ProviderDto> {
+  const p = routing.table().providers.get(id);
+  const stored = await storedProvider(id);
+  if (p) return providerDto(p, stored, health);
+  if (stored) return inactiveProviderDto(stored);
+  throw new AppError('not_found', `Provider ${id} not found`, { id });
+}
+
+async function afterWrite(routing: AdminRouting, provider: ProviderInput, health?: KeyHealthReader): Promise<{ data: ProviderDto; warnings: string[] }> {
+  await routing.reload?.();
+  const stored = await storedProvider(provider.id);
+  if (!stored) throw new AppError('internal', `Provider ${provider.id} vanished after it was written`);
+  const p = routing.reload ? routing.table().providers.get(provider.id) : undefined;
+  return { data: p && p.source === 'admin' ? providerDto(p, stored, health) : inactiveProviderDto(stored), warnings: routing.reload ? warningsAbout(routing.table(), provider.id) : [] };
+}
+
+/** POST: a new id only (409 for an id any source already has: PUT replaces). */
+export async function createAdminProvider(routing: AdminRouting, body: unknown, health?: KeyHealthReader) {
+  const provider = parseProviderInput(body);
+  const existing = routing.table().providers.get(provider.id);
+  if (existing?.source === 'file') throw readOnlyError('Provider', provider.id);
+  if (existing) throw new AppError('conflict', `Provider ${provider.id} already exists (${existing.source}); PUT /api/v1/admin/providers/${provider.id} replaces it`, { id: provider.id, source: existing.source });
+  await putAdminProvider(provider, { createOnly: true });
+  return afterWrite(routing, provider, health);
+}
+
+/** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). */
+export async function replaceAdminProvider(routing: AdminRouting, id: string, body: unknown, health?: KeyHealthReader) {
+  const provider = parseProviderInput(body, id);
+  if (routing.table().providers.get(id)?.source === 'file') throw readOnlyError('Provider', id);
+  const { created } = await putAdminProvider(provider);
+  return { created, ...(await afterWrite(routing, provider, health)) };
+}
+
+/**
+ * DELETE: removes the operator's entry. Refused while operators' models route to it and no built-in provider
+ * of that id would take its place: those models would lose the endpoint (or be dropped) without a word.
+ */
+export async function deleteAdminProviderEntry(routing: AdminRouting, id: string, health?: KeyHealthReader) {
+  const before = routing.table().providers.get(id);
+  if (before?.source === 'file') throw readOnlyError('Provider', id);
+  if (!BUILTIN_PROVIDER_IDS.includes(id)) {
+    const users = (await listAdminEntries()).models.filter((m) => m.endpoints.some((e) => e.provider === id)).map((m) => m.id);
+    if (users.length) throw new AppError('conflict', `Provider ${id} is used by ${users.join(', ')}: remove those endpoints first, or PUT the provider with "enabled": false`, { id, models: users });
+  }
+  const { deleted } = await deleteAdminProvider(id);
+  if (!deleted) {
+    if (before) throw new AppError('conflict', `Provider ${id} is ${before.source}, not an operator's entry: to turn it off, PUT it with "enabled": false`, { id, source: before.source });
+    throw new AppError('not_found', `Provider ${id} not found`, { id });
+  }
+  await routing.reload?.();
+  const now = routing.reload ? routing.table().providers.get(id) : undefined;
+  return { deleted: true as const, id, current: now ? providerDto(now, undefined, health) : null };
+}
