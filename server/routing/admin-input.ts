@@ -5,7 +5,8 @@
 // that id, so an operator can change weights without sending secrets again.
 import { z } from 'zod';
 import { AppError, badRequestFromZod } from '@/server/errors';
-import { keyConfigSchema, modelConfigSchema, providerConfigSchema, type ModelConfigEntry } from './config-schema';
+import { checkRoutingFile } from './check-routing-file';
+import { keyConfigSchema, modelConfigSchema, providerConfigSchema, type ModelConfigEntry, type ProviderConfigEntry } from './config-schema';
 import { OUTPUT_ONLY_FIELDS } from './routing-dto';
 import type { ProviderInput, ProviderKeyInput } from './routing-store';
 
@@ -52,6 +53,21 @@ export function parseProviderInput(raw: unknown, pathId?: string): ProviderInput
   const provider = parseOrThrow(providerConfigSchema, entry);
   const keys: ProviderKeyInput[] = provider.keys.map((k, i) => (kept.has(i) ? { id: k.id!, weight: k.weight, keep: true } : k));
   return { ...provider, keys };
+}
+
+/**
+ * What the file's schema cannot see, checked as for SWITCHBOARD_CONFIG (check-routing-file.ts): an endpoint
+ * naming an unknown provider, an openai-compatible provider without base_url, repeated key ids or aliases.
+ * The first problem is the 400, named by its field within the entry (`endpoints[1].provider: …`).
+ */
+export function checkEntryOrThrow(entry: { provider: ProviderInput } | { model: ModelConfigEntry }, knownProviders: ReadonlySet<string>): void {
+  const providers: ProviderConfigEntry[] =
+    'provider' in entry ? [{ ...entry.provider, keys: entry.provider.keys.map((k) => ('keep' in k ? { id: k.id, key_env: KEPT_PLACEHOLDER, weight: k.weight } : k)) }] : [];
+  const problem = checkRoutingFile({ providers, models: 'model' in entry ? [entry.model] : [] }, knownProviders)[0];
+  if (!problem) return;
+  // Dotted like the schema's messages (formatZodIssues): one spelling of a field across the API.
+  const field = problem.path.slice(2).join('.');
+  throw new AppError('bad_request', field ? `${field}: ${problem.message}` : problem.message, { field });
 }
 
 /** For the OpenAPI document: the provider body as it is accepted (a key may be a stored one to keep). */

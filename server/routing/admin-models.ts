@@ -5,7 +5,7 @@
 // any edit. A builtin cannot be deleted, only replaced or disabled by an operator entry with its id.
 import { AppError } from '@/server/errors';
 import type { ModelConfigEntry } from './config-schema';
-import { parseModelInput } from './admin-input';
+import { checkEntryOrThrow, parseModelInput } from './admin-input';
 import { inactiveModelDto, listModelDtos, modelDto, type ModelDto } from './routing-dto';
 import { deleteAdminModel, listAdminEntries, putAdminModel } from './routing-store';
 import type { RoutingTable } from './routing-table';
@@ -18,6 +18,11 @@ export interface AdminRouting {
 
 export function readOnlyError(kind: 'Model' | 'Provider', id: string): AppError {
   return new AppError('conflict', `${kind} ${id} is defined in SWITCHBOARD_CONFIG, read-only here: edit the file instead`, { id, source: 'file' });
+}
+
+/** Providers an endpoint may name: the table's, and operators' ones it left out. */
+export async function knownProviders(table: RoutingTable): Promise<Set<string>> {
+  return new Set([...table.providers.keys(), ...(await listAdminEntries()).providers.map((p) => p.id)]);
 }
 
 /** The table's model with exactly this id (not an alias). */
@@ -46,12 +51,7 @@ export async function getAdminModelOrThrow(routing: AdminRouting, id: string): P
 
 async function assertWritable(table: RoutingTable, model: ModelConfigEntry): Promise<void> {
   if (tableModel(table, model.id)?.source === 'file') throw readOnlyError('Model', model.id);
-  const known = new Set([...table.providers.keys(), ...(await listAdminEntries()).providers.map((p) => p.id)]);
-  model.endpoints.forEach((e, i) => {
-    if (!known.has(e.provider)) {
-      throw new AppError('bad_request', `endpoints.${i}.provider: unknown provider "${e.provider}"; add it first (POST /api/v1/admin/providers)`, { provider: e.provider });
-    }
-  });
+  checkEntryOrThrow({ model }, await knownProviders(table));
   for (const name of [model.id, ...model.aliases]) {
     const other = table.models.get(name);
     if (other && other.id !== model.id) {

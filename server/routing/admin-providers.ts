@@ -2,14 +2,12 @@
 // and catalog:import), with the rules of admin-models.ts. Literal keys are encrypted by routing-store.ts and
 // never returned; a key sent as `{ id, stored: true }` keeps its stored secret.
 import { AppError } from '@/server/errors';
-import { parseProviderInput } from './admin-input';
-import { readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
+import { checkEntryOrThrow, parseProviderInput } from './admin-input';
+import { BUILTIN_PROVIDER_IDS } from './builtin-providers';
+import { knownProviders, readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
 import { inactiveProviderDto, listProviderDtos, providerDto, type ProviderDto } from './routing-dto';
 import type { KeyHealthReader } from './runtime-routing';
 import { deleteAdminProvider, listAdminEntries, putAdminProvider, type ProviderInput } from './routing-store';
-
-/** The built-in providers (issue 13): deleting an operator's entry with one of these ids brings it back. */
-export const BUILTIN_PROVIDER_IDS: readonly string[] = ['openai', 'anthropic', 'gemini', 'deepseek', 'echo'];
 
 export async function listAdminProviders(routing: AdminRouting, health?: KeyHealthReader): Promise<{ data: ProviderDto[]; warnings: string[] }> {
   const table = routing.table();
@@ -39,6 +37,7 @@ async function afterWrite(routing: AdminRouting, provider: ProviderInput, health
 /** POST: a new id only (409 for an id any source already has: PUT replaces). */
 export async function createAdminProvider(routing: AdminRouting, body: unknown, health?: KeyHealthReader) {
   const provider = parseProviderInput(body);
+  checkEntryOrThrow({ provider }, await knownProviders(routing.table()));
   const existing = routing.table().providers.get(provider.id);
   if (existing?.source === 'file') throw readOnlyError('Provider', provider.id);
   if (existing) throw new AppError('conflict', `Provider ${provider.id} already exists (${existing.source}); PUT /api/v1/admin/providers/${provider.id} replaces it`, { id: provider.id, source: existing.source });
@@ -49,6 +48,7 @@ export async function createAdminProvider(routing: AdminRouting, body: unknown, 
 /** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). */
 export async function replaceAdminProvider(routing: AdminRouting, id: string, body: unknown, health?: KeyHealthReader) {
   const provider = parseProviderInput(body, id);
+  checkEntryOrThrow({ provider }, await knownProviders(routing.table()));
   if (routing.table().providers.get(id)?.source === 'file') throw readOnlyError('Provider', id);
   const { created } = await putAdminProvider(provider);
   return { created, ...(await afterWrite(routing, provider, health)) };
@@ -61,7 +61,8 @@ export async function replaceAdminProvider(routing: AdminRouting, id: string, bo
 export async function deleteAdminProviderEntry(routing: AdminRouting, id: string, health?: KeyHealthReader) {
   const before = routing.table().providers.get(id);
   if (before?.source === 'file') throw readOnlyError('Provider', id);
-  if (!BUILTIN_PROVIDER_IDS.includes(id)) {
+  // Deleting an operator's entry with a built-in's id brings the built-in back.
+  if (!BUILTIN_PROVIDER_IDS.has(id)) {
     const users = (await listAdminEntries()).models.filter((m) => m.endpoints.some((e) => e.provider === id)).map((m) => m.id);
     if (users.length) throw new AppError('conflict', `Provider ${id} is used by ${users.join(', ')}: remove those endpoints first, or PUT the provider with "enabled": false`, { id, models: users });
   }

@@ -85,8 +85,8 @@ export function providerDto(p: RoutingProvider, stored: StoredProvider | undefin
     id: p.id,
     type: p.type,
     name: p.name,
-    // A provider with no URL of its own (echo) has none to show.
-    ...(p.baseUrl ? { base_url: p.baseUrl } : {}),
+    // echo answers in-process (its base URL is a marker, not an http URL a PUT could send back).
+    ...(/^https?:/.test(p.baseUrl) ? { base_url: p.baseUrl } : {}),
     keys: own ? own.keys.map(storedKeyDto) : p.keys.map((k) => ({ id: k.id, weight: k.weight })),
     headers: own ? { ...own.headers } : { ...p.headers },
     supports_stream_options: own ? own.supports_stream_options : true,

@@ -79,9 +79,17 @@ export async function loadAdminEntries(): Promise<AdminEntries> {
 export async function listAdminEntries(): Promise<{ providers: StoredProvider[]; models: ModelConfigEntry[] }> {
   const rows = await (await db()).routingEntry.findMany({ orderBy: [{ kind: 'asc' }, { id: 'asc' }] });
   return {
-    providers: rows.filter((r) => r.kind === 'PROVIDER').map((r) => r.config as unknown as StoredProvider),
-    models: rows.filter((r) => r.kind === 'MODEL').map((r) => r.config as unknown as ModelConfigEntry),
+    providers: rows.filter((r) => r.kind === 'PROVIDER').map((r) => inFileOrder(r.config as unknown as StoredProvider)),
+    // Through the schema: PostgreSQL's jsonb keeps keys in its own order; the file's order reads better.
+    models: rows.filter((r) => r.kind === 'MODEL').map((r) => modelConfigSchema.safeParse(r.config).data ?? (r.config as unknown as ModelConfigEntry)),
   };
+}
+
+/** A stored provider with its fields in the file's order (jsonb does not keep it). */
+function inFileOrder(p: StoredProvider): StoredProvider {
+  const { id, type, name, base_url, keys, headers, supports_stream_options, enabled, ...rest } = p;
+  const orderedKeys = keys.map(({ id: keyId, key_env, key_secret, key_hint, weight }) => ({ id: keyId, ...(key_env ? { key_env } : { key_secret, key_hint }), weight }));
+  return { id, type, ...(name !== undefined ? { name } : {}), ...(base_url !== undefined ? { base_url } : {}), keys: orderedKeys, headers, supports_stream_options, enabled, ...rest };
 }
 
 type Tx = Prisma.TransactionClient;
@@ -107,18 +115,25 @@ export interface WriteOptions {
   createOnly?: boolean;
 }
 
-async function writeEntry(kind: Kind, id: string, build: (previous: unknown) => Prisma.InputJsonValue, options: WriteOptions): Promise<WriteResult> {
+/**
+ * Runs `write` in a transaction that first bumps the revision: that takes the revision row's lock, so writes
+ * (keep-a-secret edits included) run one after the other, each seeing what the previous one left.
+ */
+async function writeTransaction<T>(write: (tx: Tx) => Promise<T>): Promise<T & { revision: number }> {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    // Bumping first takes the revision row's lock: concurrent writes (keep-a-secret edits included) run one
-    // after the other, each seeing the entry the previous one left.
     const revision = await bumpRevision(tx);
-    const previous = await tx.routingEntry.findUnique({ where: { kind_id: { kind, id } }, select: { config: true } });
-    if (previous && options.createOnly) throw new AppError('conflict', `${kind === 'MODEL' ? 'Model' : 'Provider'} ${id} already exists`, { id });
-    const config = build(previous?.config);
-    await tx.routingEntry.upsert({ where: { kind_id: { kind, id } }, create: { kind, id, config }, update: { config } });
-    return { created: !previous, revision };
+    return { ...(await write(tx)), revision };
   });
+}
+
+/** Upserts one entry; `build` gets the stored config (if any) and returns the new one. Returns whether it was new. */
+async function upsertEntry(tx: Tx, kind: Kind, id: string, build: (previous: unknown) => Prisma.InputJsonValue, options: WriteOptions = {}): Promise<boolean> {
+  const previous = await tx.routingEntry.findUnique({ where: { kind_id: { kind, id } }, select: { config: true } });
+  if (previous && options.createOnly) throw new AppError('conflict', `${kind === 'MODEL' ? 'Model' : 'Provider'} ${id} already exists`, { id });
+  const config = build(previous?.config);
+  await tx.routingEntry.upsert({ where: { kind_id: { kind, id } }, create: { kind, id, config }, update: { config } });
+  return !previous;
 }
 
 async function deleteEntry(kind: Kind, id: string): Promise<{ deleted: boolean; revision: number | null }> {
@@ -131,8 +146,10 @@ async function deleteEntry(kind: Kind, id: string): Promise<{ deleted: boolean; 
   });
 }
 
+const modelConfig = (model: ModelConfigEntry) => () => model as unknown as Prisma.InputJsonValue;
+
 export function putAdminModel(model: ModelConfigEntry, options: WriteOptions = {}): Promise<WriteResult> {
-  return writeEntry('MODEL', model.id, () => model as unknown as Prisma.InputJsonValue, options);
+  return writeTransaction(async (tx) => ({ created: await upsertEntry(tx, 'MODEL', model.id, modelConfig(model), options) }));
 }
 
 export function deleteAdminModel(id: string) {
@@ -141,28 +158,56 @@ export function deleteAdminModel(id: string) {
 
 /** Stores a provider: literal keys encrypted, `{ id, keep: true }` keys taken from the stored entry. */
 export function putAdminProvider(provider: ProviderInput, options: WriteOptions = {}): Promise<WriteResult> {
-  // Encrypted outside the transaction: a missing key is the caller's 400 before anything is locked.
-  const prepared = provider.keys.map((k, i) => prepareKey(k, i));
-  assertUniqueKeyIds(prepared.map((k) => k.id));
-  return writeEntry(
-    'PROVIDER',
-    provider.id,
-    (previous) => {
-      const storedKeys = new Map(((previous as StoredProvider | undefined)?.keys ?? []).map((k) => [k.id, k]));
-      const keys = prepared.map((k, i): StoredKey => {
-        if (!('keep' in k)) return k;
-        const kept = storedKeys.get(k.id);
-        if (!kept) throw new AppError('bad_request', `keys.${i}: provider ${provider.id} has no stored key "${k.id}" to keep; send key or key_env`, { key_id: k.id });
-        return { ...kept, weight: k.weight };
-      });
-      return { ...provider, keys } as unknown as Prisma.InputJsonValue;
-    },
-    options,
-  );
+  // Encrypted before the transaction: a missing encryption key is the caller's 400 before anything is locked.
+  const build = providerConfig(provider, false);
+  return writeTransaction(async (tx) => ({ created: await upsertEntry(tx, 'PROVIDER', provider.id, build.config, options) }));
 }
 
 export function deleteAdminProvider(id: string) {
   return deleteEntry('PROVIDER', id);
+}
+
+/**
+ * catalog:import: every provider and model upserted in one transaction (one revision, so instances reload
+ * once). An import never deletes a stored secret: a provider's stored keys that the file does not list
+ * (catalog:export leaves them out) are kept, after the file's keys, and reported.
+ */
+export async function putAdminEntries(entries: { providers: ProviderInput[]; models: ModelConfigEntry[] }) {
+  const builds = entries.providers.map((p) => providerConfig(p, true));
+  return writeTransaction(async (tx) => {
+    let created = 0;
+    for (const [i, p] of entries.providers.entries()) if (await upsertEntry(tx, 'PROVIDER', p.id, builds[i].config)) created++;
+    for (const m of entries.models) if (await upsertEntry(tx, 'MODEL', m.id, modelConfig(m))) created++;
+    const keptKeys = builds.flatMap((b, i) => b.kept.map((keyId) => `${entries.providers[i].id}/${keyId}`));
+    return { created, updated: entries.providers.length + entries.models.length - created, keptKeys };
+  });
+}
+
+/** The stored form of a provider, built against the stored entry inside the transaction. */
+function providerConfig(provider: ProviderInput, keepUnlistedSecrets: boolean) {
+  const prepared = provider.keys.map((k, i) => prepareKey(k, i));
+  assertUniqueKeyIds(prepared.map((k) => k.id));
+  const kept: string[] = [];
+  const config = (previous: unknown): Prisma.InputJsonValue => {
+    const storedKeys = new Map(((previous as StoredProvider | undefined)?.keys ?? []).map((k) => [k.id, k]));
+    const keys = prepared.map((k, i): StoredKey => {
+      if (!('keep' in k)) return k;
+      const stored = storedKeys.get(k.id);
+      if (!stored) throw new AppError('bad_request', `keys.${i}: provider ${provider.id} has no stored key "${k.id}" to keep; send key or key_env`, { key_id: k.id });
+      return { ...stored, weight: k.weight };
+    });
+    if (keepUnlistedSecrets) {
+      const listed = new Set(keys.map((k) => k.id));
+      for (const stored of storedKeys.values()) {
+        if (stored.key_secret && !listed.has(stored.id)) {
+          keys.push(stored);
+          kept.push(stored.id);
+        }
+      }
+    }
+    return { ...provider, keys } as unknown as Prisma.InputJsonValue;
+  };
+  return { config, kept };
 }
 
 function prepareKey(k: ProviderKeyInput, index: number): StoredKey | { id: string; weight: number; keep: true } {

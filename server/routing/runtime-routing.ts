@@ -1,9 +1,10 @@
-// What the admin API and the model endpoints route need from the process's runtime: its compiled routing
-// table (with a way to rebuild it after a write) and its key health. Read through this one function so that
-// the REST routes do not depend on how the runtime builds them (server/runtime owns that).
-import { AppError } from '@/server/errors';
+// What the admin API and the model endpoints route need from the process's runtime (server/runtime): the
+// compiled routing table with a way to rebuild it after a write (rt.routing), and key health (rt.health).
 import { processRuntime } from '@/server/runtime/process-runtime';
+import type { KeyState } from './key-health';
 import type { RoutingTable } from './routing-table';
+
+export type { KeyState };
 
 export interface RoutingHandle {
   table(): RoutingTable;
@@ -11,9 +12,7 @@ export interface RoutingHandle {
   reload(): Promise<void>;
 }
 
-/** key-health.ts's KeyState (the health helper's KeyHealth satisfies KeyHealthReader). */
-export type KeyState = 'healthy' | 'cooling' | 'open' | 'half_open';
-
+/** The part of KeyHealth (key-health.ts) that views read. */
 export interface KeyHealthReader {
   view(ref: string): { state: KeyState };
 }
@@ -23,9 +22,9 @@ export interface RuntimeRouting {
   health: KeyHealthReader;
 }
 
-/** The process runtime's routing and health (rt.routing, rt.health). */
-export function runtimeRouting(): RuntimeRouting {
-  const rt = processRuntime() as unknown as Partial<RuntimeRouting>;
-  if (!rt.routing || !rt.health) throw new AppError('service_unavailable', 'Routing is not ready on this instance yet');
+/** The process runtime's routing and health, once the operators' entries were first loaded. */
+export async function runtimeRouting(): Promise<RuntimeRouting> {
+  const rt = processRuntime();
+  await rt.routing.ready;
   return { routing: rt.routing, health: rt.health };
 }

@@ -7,9 +7,9 @@ import { runtimeRouting } from '@/server/routing/runtime-routing';
 export const dynamic = 'force-dynamic';
 
 /** Every model of the compiled table with its source, then operators' entries the table left out. */
-export const GET = adminRoute(async () => listAdminModels(runtimeRouting().routing));
+export const GET = adminRoute(async () => listAdminModels((await runtimeRouting()).routing));
 
 export const POST = adminRoute(
-  async ({ request }) => createAdminModel(runtimeRouting().routing, await parseBody(request, z.unknown())),
+  async ({ request }) => createAdminModel((await runtimeRouting()).routing, await parseBody(request, z.unknown())),
   { status: 201 },
 );

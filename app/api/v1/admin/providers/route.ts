@@ -8,13 +8,13 @@ export const dynamic = 'force-dynamic';
 
 /** Every provider of the compiled table with its source and key health; keys are never returned. */
 export const GET = adminRoute(async () => {
-  const { routing, health } = runtimeRouting();
+  const { routing, health } = await runtimeRouting();
   return listAdminProviders(routing, health);
 });
 
 export const POST = adminRoute(
   async ({ request }) => {
-    const { routing, health } = runtimeRouting();
+    const { routing, health } = await runtimeRouting();
     return createAdminProvider(routing, await parseBody(request, z.unknown()), health);
   },
   { status: 201 },

@@ -9,18 +9,18 @@ export const dynamic = 'force-dynamic';
 type Params = { id: string };
 
 export const GET = adminRoute<Params>(async ({ params }) => {
-  const { routing, health } = runtimeRouting();
+  const { routing, health } = await runtimeRouting();
   return { data: await getAdminProviderOrThrow(routing, params.id, health) };
 });
 
 /** Creates (201) or replaces (200) the operator's entry; a key sent as { id, stored: true } keeps its secret. */
 export const PUT = adminRoute<Params>(async ({ request, params }) => {
-  const { routing, health } = runtimeRouting();
+  const { routing, health } = await runtimeRouting();
   const { created, ...out } = await replaceAdminProvider(routing, params.id, await parseBody(request, z.unknown()), health);
   return json(out, created ? 201 : 200);
 });
 
 export const DELETE = adminRoute<Params>(async ({ params }) => {
-  const { routing, health } = runtimeRouting();
+  const { routing, health } = await runtimeRouting();
   return deleteAdminProviderEntry(routing, params.id, health);
 });

@@ -1,0 +1,267 @@
+// The admin API through HTTP: who may use it (operators by flag or ADMIN_EMAILS, with their own credentials),
+// what it does to the routing table this instance serves, and that provider keys never come back.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setOperator } from '@/server/auth/operator';
+import { db } from '@/server/db';
+import { resetEnvCache } from '@/server/env';
+import { processRuntime } from '@/server/runtime/process-runtime';
+import { jsonClient, testUser, type TestUser } from '@/test/accounts';
+import { startApiServer, type ApiServer } from '@/test/api-server';
+import { describeEachDatabase } from '@/test/db';
+import { createTestKey, createTestOrganization } from '@/test/factories';
+import { loadAdminEntries, routingRevision } from './routing-store';
+
+const SECRET = 'sk-admin-literal-SECRET-0123456789';
+const ADMIN_EMAIL = `Chief-${process.pid}@Example.com`;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-admin-api-'));
+const configFile = path.join(dir, 'switchboard.yaml');
+writeFileSync(
+  configFile,
+  [
+    'providers:',
+    '  - { id: file-prov, type: openai-compatible, base_url: "http://127.0.0.1:9/v1", keys: [{ key_env: FILE_PROV_KEY }] }',
+    'models:',
+    '  - id: filed/model',
+    '    name: Filed',
+    '    context_length: 1000',
+    '    max_output_tokens: 100',
+    '    endpoints: [{ provider: file-prov, upstream_model: m, pricing: { input: 1, output: 2 } }]',
+  ].join('\n'),
+);
+const saved = { SWITCHBOARD_CONFIG: process.env.SWITCHBOARD_CONFIG, ADMIN_EMAILS: process.env.ADMIN_EMAILS };
+// Before the process runtime exists: it reads them when the first admin request creates it.
+process.env.SWITCHBOARD_CONFIG = configFile;
+process.env.ADMIN_EMAILS = ` someone@example.com , ${ADMIN_EMAIL} `;
+process.env.ACME_KEY_VAR = 'sk-from-variable-0123456789';
+process.env.FILE_PROV_KEY = 'sk-file-prov';
+resetEnvCache();
+
+afterAll(async () => {
+  await processRuntime().close();
+  Object.assign(process.env, saved);
+  resetEnvCache();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const model = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Model ${id}`,
+  context_length: 128_000,
+  max_output_tokens: 16_384,
+  endpoints: [{ provider: 'acme-a', upstream_model: 'gpt-4o-mini', pricing: { input: 0.15, output: 0.6, cache_read: 0.075 } }],
+  ...extra,
+});
+const provider = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 'openai-compatible',
+  base_url: 'http://127.0.0.1:9/v1',
+  keys: [{ key_env: 'ACME_KEY_VAR' }, { id: 'lit', key: SECRET, weight: 3 }],
+  ...extra,
+});
+const enc = encodeURIComponent;
+
+describeEachDatabase('admin API', (kind) => {
+  let api: ApiServer;
+  const call = jsonClient(() => api.origin);
+  let stranger: TestUser;
+  let flagged: TestUser;
+  let listed: TestUser;
+  let organizationKey: string;
+  let personalKey: string;
+
+  beforeAll(async () => {
+    api = await startApiServer();
+    // The process runtime outlives the first database's suite: forget what it loaded from that one.
+    await processRuntime().routing.reload();
+    [stranger, flagged, listed] = await Promise.all([testUser('stranger'), testUser('flagged'), testUser('listed', ADMIN_EMAIL.toLowerCase())]);
+    await setOperator({ email: flagged.email, operator: true });
+    const org = await createTestOrganization({ members: [{ userId: flagged.id, role: 'OWNER' }] });
+    organizationKey = (await createTestKey(flagged.id, org.id)).key;
+    personalKey = (await createTestKey(flagged.id, flagged.personalAccountId)).key;
+  });
+  afterAll(() => api?.close());
+
+  const everyAdminRoute: [string, string, unknown?][] = [
+    ['GET', '/admin/models'],
+    ['POST', '/admin/models', model('acme/denied')],
+    ['GET', `/admin/models/${enc('switchboard/echo')}`],
+    ['PUT', `/admin/models/${enc('acme/denied')}`, model('acme/denied')],
+    ['DELETE', `/admin/models/${enc('switchboard/echo')}`],
+    ['GET', '/admin/providers'],
+    ['POST', '/admin/providers', provider('denied')],
+    ['GET', '/admin/providers/echo'],
+    ['PUT', '/admin/providers/denied', provider('denied')],
+    ['DELETE', '/admin/providers/echo'],
+    ['GET', '/admin/users'],
+  ];
+
+  it('everyone but an operator gets 403 (the spec body) on every admin route; no credential is 401', async () => {
+    for (const [method, route, body] of everyAdminRoute) {
+      for (const token of [stranger.token, organizationKey]) {
+        const res = await call(method, route, token, body);
+        expect(res.status, `${method} ${route}`).toBe(403);
+        expect(res.body.error).toMatchObject({ code: 403, message: expect.stringMatching(/^Operators only/), metadata: { error_type: 'forbidden' } });
+      }
+      expect((await call(method, route, null, body)).status).toBe(401);
+    }
+    const refused = await call('GET', '/admin/models', organizationKey);
+    expect(refused.body.error.message).toMatch(/organization acts for it/);
+    // Nothing was written by the refused requests.
+    expect((await loadAdminEntries()).models.map((m) => m.id)).not.toContain('acme/denied');
+  });
+
+  it('operators by flag (auth token or personal API key) and by ADMIN_EMAILS (any case) get 200; a revoked flag is a 403 on the next request', async () => {
+    for (const token of [flagged.token, personalKey, listed.token]) {
+      expect((await call('GET', '/admin/models', token)).status).toBe(200);
+      expect((await call('GET', '/admin/providers', token)).status).toBe(200);
+    }
+    expect((await call('GET', '/admin/users', flagged.token)).status).toBe(404); // an operator learns the route does not exist
+    const revoked = await testUser('revoked');
+    await setOperator({ email: revoked.email, operator: true });
+    expect((await call('GET', '/admin/models', revoked.token)).status).toBe(200);
+    await setOperator({ email: revoked.email, operator: false });
+    expect((await call('GET', '/admin/models', revoked.token)).status).toBe(403);
+  });
+
+  it('a provider with a literal key: stored encrypted, never returned, and served by this instance at once', async () => {
+    const before = await routingRevision();
+    const created = await call('POST', '/admin/providers', flagged.token, provider('acme-a', { name: 'Acme A' }));
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      id: 'acme-a', source: 'admin', read_only: false, active: true, configured: true,
+      keys: [{ id: 'ACME_KEY_VAR', key_env: 'ACME_KEY_VAR', weight: 1 }, { id: 'lit', weight: 3, stored: true, key_hint: 'sk-…6789' }],
+      health: { ACME_KEY_VAR: 'healthy', lit: 'healthy' },
+    });
+    expect(await routingRevision()).toBeGreaterThan(before);
+    for (const res of [created, await call('GET', '/admin/providers/acme-a', flagged.token), await call('GET', '/admin/providers', flagged.token)]) {
+      expect(JSON.stringify(res.body)).not.toContain(SECRET);
+      expect(JSON.stringify(res.body)).not.toContain('sk-from-variable');
+    }
+    const row = await (await db()).routingEntry.findUniqueOrThrow({ where: { kind_id: { kind: 'PROVIDER', id: 'acme-a' } } });
+    expect(JSON.stringify(row.config)).not.toContain(SECRET);
+    expect(JSON.stringify(row.config)).toMatch(/"key_secret":"v1:/);
+    const loaded = (await loadAdminEntries()).providers.find((p) => p.id === 'acme-a')!;
+    expect(loaded.keys.find((k) => k.id === 'lit')?.key).toBe(SECRET);
+    const served = processRuntime().routing.table().providers.get('acme-a')!;
+    expect(served.keys.map((k) => [k.id, k.apiKey])).toEqual([['ACME_KEY_VAR', 'sk-from-variable-0123456789'], ['lit', SECRET]]);
+  });
+
+  it('a PUT naming a stored key by id keeps its secret (weights edited without re-sending it); an unknown one is a 400', async () => {
+    const shown = (await call('GET', '/admin/providers/acme-a', flagged.token)).body.data;
+    const edited = { ...shown, keys: shown.keys.map((k: { weight: number }) => ({ ...k, weight: k.weight * 2 })) };
+    const res = await call('PUT', '/admin/providers/acme-a', flagged.token, edited); // the GET's output fields go back too
+    expect(res.status).toBe(200);
+    expect(res.body.data.keys).toEqual([{ id: 'ACME_KEY_VAR', key_env: 'ACME_KEY_VAR', weight: 2 }, { id: 'lit', weight: 6, stored: true, key_hint: 'sk-…6789' }]);
+    expect(processRuntime().routing.table().providers.get('acme-a')!.keys.find((k) => k.id === 'lit')).toMatchObject({ apiKey: SECRET, weight: 6 });
+    const unknown = await call('PUT', '/admin/providers/acme-a', flagged.token, { ...edited, keys: [{ id: 'nope', stored: true }] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/keys\.0: provider acme-a has no stored key "nope"/);
+  });
+
+  it('models: create → listed as admin → edit → delete; encoded ids; POST of an existing id is a 409', async () => {
+    const created = await call('POST', '/admin/models', flagged.token, model('acme/fast', { aliases: ['acme/quick'] }));
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ id: 'acme/fast', source: 'admin', read_only: false, active: true, endpoints: [{ provider: 'acme-a', pricing: { input: 0.15, output: 0.6, cache_read: 0.075 } }] });
+    const list = await call('GET', '/admin/models', listed.token);
+    expect(list.body.data.find((m: { id: string }) => m.id === 'acme/fast')).toMatchObject({ source: 'admin', read_only: false });
+    expect(list.body.data.find((m: { id: string }) => m.id === 'filed/model')).toMatchObject({ source: 'file', read_only: true });
+    expect(list.body.data.find((m: { id: string }) => m.id === 'openai/gpt-4o-mini')).toMatchObject({ source: 'builtin', read_only: false });
+
+    const edited = await call('PUT', `/admin/models/${enc('acme/fast')}`, flagged.token, { ...created.body.data, id: undefined, name: 'Acme Faster' });
+    expect(edited.status).toBe(200);
+    expect((await call('GET', `/admin/models/${enc('acme/fast')}`, flagged.token)).body.data.name).toBe('Acme Faster');
+    expect(processRuntime().routing.table().models.get('acme/quick')?.name).toBe('Acme Faster');
+    expect((await call('PUT', `/admin/models/${enc('acme/slow')}`, flagged.token, model('acme/slow'))).status).toBe(201);
+
+    for (const id of ['acme/fast', 'openai/gpt-4o-mini']) {
+      const again = await call('POST', '/admin/models', flagged.token, model(id));
+      expect(again.status, id).toBe(409);
+    }
+    const removed = await call('DELETE', `/admin/models/${enc('acme/slow')}`, flagged.token);
+    expect(removed.body).toEqual({ deleted: true, id: 'acme/slow', current: null });
+    expect((await call('GET', `/admin/models/${enc('acme/slow')}`, flagged.token)).status).toBe(404);
+    expect((await call('DELETE', `/admin/models/${enc('acme/slow')}`, flagged.token)).status).toBe(404);
+  });
+
+  it('a builtin is hidden by a PUT with enabled: false and comes back when that entry is deleted; it cannot be deleted itself', async () => {
+    const builtin = (await call('GET', `/admin/models/${enc('openai/gpt-4o-mini')}`, flagged.token)).body.data;
+    expect((await call('DELETE', `/admin/models/${enc('openai/gpt-4o-mini')}`, flagged.token)).status).toBe(409);
+    const hidden = await call('PUT', `/admin/models/${enc('openai/gpt-4o-mini')}`, flagged.token, { ...builtin, enabled: false });
+    expect(hidden.status).toBe(201);
+    expect(hidden.body.data).toMatchObject({ source: 'admin', enabled: false });
+    expect((await call('GET', '/models/openai/gpt-4o-mini/endpoints', null)).status).toBe(404);
+    const back = await call('DELETE', `/admin/models/${enc('openai/gpt-4o-mini')}`, flagged.token);
+    expect(back.body).toMatchObject({ deleted: true, current: { id: 'openai/gpt-4o-mini', source: 'builtin', enabled: true } });
+    expect((await call('GET', '/models/openai/gpt-4o-mini/endpoints', null)).status).toBe(200);
+  });
+
+  it('entries of SWITCHBOARD_CONFIG are read-only here (409 naming the file)', async () => {
+    const writes: [string, string, unknown?][] = [
+      ['POST', '/admin/models', model('filed/model')],
+      ['PUT', `/admin/models/${enc('filed/model')}`, model('filed/model')],
+      ['DELETE', `/admin/models/${enc('filed/model')}`],
+      ['POST', '/admin/providers', provider('file-prov')],
+      ['PUT', '/admin/providers/file-prov', provider('file-prov')],
+      ['DELETE', '/admin/providers/file-prov'],
+    ];
+    for (const [method, route, body] of writes) {
+      const res = await call(method, route, flagged.token, body);
+      expect(res.status, `${method} ${route}`).toBe(409);
+      expect(res.body.error.message).toMatch(/defined in SWITCHBOARD_CONFIG, read-only here/);
+    }
+    expect((await call('GET', '/admin/providers/file-prov', flagged.token)).body.data).toMatchObject({ source: 'file', read_only: true, keys: [{ id: 'FILE_PROV_KEY', weight: 1 }] });
+  });
+
+  it('bad bodies are 400s naming the field; an endpoint naming an unknown provider names it', async () => {
+    const cases: [string, string, unknown, RegExp][] = [
+      ['POST', '/admin/models', model('acme/bad', { context_length: -1 }), /^context_length: /],
+      ['POST', '/admin/models', model('acme/bad', { endpoints: [{ provider: 'acme-a', upstream_model: 'x', pricing: { input: -1, output: 1 } }] }), /^endpoints\.0\.pricing\.input: a price cannot be negative/],
+      ['POST', '/admin/models', model('acme/bad', { endpoints: [{ provider: 'ghost', upstream_model: 'x', pricing: { input: 1, output: 1 } }] }), /^endpoints\.0\.provider: unknown provider "ghost"/],
+      ['POST', '/admin/models', { ...model('acme/bad'), colour: 'red' }, /colour/],
+      ['POST', '/admin/models', model('not-an-id'), /^id: model id/],
+      ['PUT', `/admin/models/${enc('acme/one')}`, model('acme/other'), /^id: the body's id "acme\/other" differs from the path's "acme\/one"/],
+      ['POST', '/admin/providers', provider('acme-b', { keys: [{ key: 'k', key_env: 'K' }] }), /^keys\.0: a key needs exactly one of key_env or key/],
+      ['POST', '/admin/providers', provider('acme-b', { base_url: undefined }), /^base_url: an openai-compatible provider needs base_url/],
+      ['POST', '/admin/providers', provider('acme-b', { type: 'carrier-pigeon' }), /^type: /],
+      ['POST', '/admin/providers', [provider('acme-b')], /must be a JSON object/],
+    ];
+    for (const [method, route, body, message] of cases) {
+      const res = await call(method, route, flagged.token, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message).toMatch(message);
+    }
+  });
+
+  it('a provider that operators\' models route to cannot be deleted until they stop', async () => {
+    const refused = await call('DELETE', '/admin/providers/acme-a', flagged.token);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.metadata.models).toEqual(['acme/fast']);
+    expect((await call('DELETE', `/admin/models/${enc('acme/fast')}`, flagged.token)).status).toBe(200);
+    expect((await call('DELETE', '/admin/providers/acme-a', flagged.token)).body).toEqual({ deleted: true, id: 'acme-a', current: null });
+    expect(processRuntime().routing.table().providers.has('acme-a')).toBe(false);
+    // Deleting an override of a built-in brings the built-in back.
+    expect((await call('PUT', '/admin/providers/echo', flagged.token, { id: 'echo', type: 'echo', name: 'Loud echo' })).status).toBe(201);
+    expect((await call('DELETE', '/admin/providers/echo', flagged.token)).body.current).toMatchObject({ id: 'echo', source: 'builtin' });
+  });
+
+  it(`on PostgreSQL without ENCRYPTION_KEY a literal key is refused (400), key_env is fine [${kind}]`, async () => {
+    const env = { DATABASE_URL: process.env.DATABASE_URL, AUTH_SECRET: process.env.AUTH_SECRET, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY };
+    process.env.DATABASE_URL = 'postgresql://127.0.0.1:1/unused'; // the mode only: the test's database stays in use
+    process.env.AUTH_SECRET = 'x'.repeat(32);
+    delete process.env.ENCRYPTION_KEY;
+    resetEnvCache();
+    try {
+      const refused = await call('POST', '/admin/providers', flagged.token, provider('pg-lit'));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/^keys\.1\.key: cannot store a key: ENCRYPTION_KEY is not set.*use key_env/);
+      expect((await call('POST', '/admin/providers', flagged.token, provider('pg-env', { keys: [{ key_env: 'ACME_KEY_VAR' }] }))).status).toBe(201);
+    } finally {
+      for (const [k, v] of Object.entries(env)) v === undefined ? delete process.env[k] : (process.env[k] = v);
+      resetEnvCache();
+    }
+  });
+});
