@@ -17,6 +17,8 @@ import { formatKeyHealthReport, reportKeyHealth, reportStoredHealth } from '@/se
 import { readStoredHealth } from '@/server/routing/redis-health-sync';
 import { getUnbilledUsage } from '@/server/usage/get-unbilled-usage';
 import { createUser, findUserByEmailOrThrow } from '@/server/users/create-user';
+import { setOperator } from '@/server/auth/operator';
+import { CATALOG_COMMANDS } from './catalog-commands';
 import { randomUUID } from 'node:crypto';
 
 export interface CommandResult {
@@ -36,6 +38,10 @@ export interface Command {
    * database mode, and calls `withoutServer` when no server runs here (`run` would read the CLI's own memory).
    */
   inServer?: { withoutServer(args: Record<string, unknown>): Promise<CommandResult> };
+  /** One positional argument (`catalog:import FILE`), passed as the option of this name. */
+  positional?: { name: string; description: string };
+  /** Runs where the CLI runs, before the command is handed to the server (e.g. reads a file named by a relative path). */
+  prepare?(args: Record<string, unknown>): Record<string, unknown>;
   run(args: Record<string, unknown>): Promise<CommandResult>;
 }
 
@@ -60,6 +66,18 @@ export const COMMANDS: Command[] = [
       const a = parse(z.object({ email: safeString({ error: '--email is required' }), password: safeString({ error: '--password is required' }), name: safeString().optional() }), args);
       const user = await createUser({ email: a.email, password: a.password, name: a.name, emailVerified: true });
       return { data: { user }, text: `Created user ${user.email} (id ${user.id}, personal account ${user.personal_account_id})` };
+    },
+  },
+  {
+    name: 'user:admin',
+    summary: 'Make a user an operator (the admin API), or with --revoke no longer one',
+    usage: 'user:admin --email E [--revoke]',
+    options: { email: { type: 'string', description: "the user's email" }, revoke: { type: 'boolean', description: 'clear the operator flag instead' } },
+    async run(args) {
+      const a = parse(z.object({ email: safeString({ error: '--email is required' }), revoke: z.boolean().default(false) }), args);
+      const user = await setOperator({ email: a.email, operator: !a.revoke });
+      const still = a.revoke && user.admin_email ? ` (still an operator: ${user.email} is listed in ADMIN_EMAILS)` : '';
+      return { data: { user }, text: a.revoke ? `${user.email} is no longer an operator by the flag${still}` : `${user.email} is now an operator: it may use /api/v1/admin/ with a personal API key or an auth token` };
     },
   },
   {
@@ -225,6 +243,7 @@ export const COMMANDS: Command[] = [
       return { data: r, text: `Seeded ${r.plans} plans` };
     },
   },
+  ...CATALOG_COMMANDS,
 ];
 
 export function findCommand(name: string): Command | undefined {

@@ -30,6 +30,7 @@ function help(): string {
 function commandHelp(name: string): string {
   const c = findCommand(name)!;
   const opts = Object.entries(c.options).map(([k, o]) => `  --${k.padEnd(10)} ${o.description}`);
+  if (c.positional) opts.unshift(`  ${c.positional.name.toUpperCase().padEnd(12)} ${c.positional.description}`);
   return [`${c.summary}`, '', `Usage: npm run cli -- ${c.usage} [--json]`, ...(opts.length ? ['', 'Options:', ...opts] : [])].join('\n');
 }
 
@@ -58,7 +59,12 @@ async function main(argv: string[]): Promise<number> {
   const options = { json: { type: 'boolean' as const }, help: { type: 'boolean' as const, short: 'h' }, ...cmd.options };
   let values: Record<string, unknown>;
   try {
-    ({ values } = parseArgs({ args: argv.slice(1), options, strict: true, allowPositionals: false }));
+    const parsed = parseArgs({ args: argv.slice(1), options, strict: true, allowPositionals: !!cmd.positional });
+    values = parsed.values;
+    if (cmd.positional) {
+      if (parsed.positionals.length > 1) throw new Error(`Unexpected argument "${parsed.positionals[1]}"`);
+      if (parsed.positionals.length === 1) values[cmd.positional.name] = parsed.positionals[0];
+    }
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${commandHelp(name)}`);
     return 2;
@@ -69,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const json = !!values.json;
   delete values.json;
+  if (cmd.prepare) values = cmd.prepare(values);
 
   let result: CommandResult;
   const e = env();
