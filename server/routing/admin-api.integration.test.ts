@@ -177,6 +177,16 @@ describeEachDatabase('admin API', (kind) => {
     expect(processRuntime().routing.table().models.get('acme/quick')?.name).toBe('Acme Faster');
     expect((await call('PUT', `/admin/models/${enc('acme/slow')}`, flagged.token, model('acme/slow'))).status).toBe(201);
 
+    // The public endpoints view (no credential) serves the new model at once, by id or alias.
+    for (const path of ['/models/acme/fast/endpoints', '/models/acme/quick/endpoints']) {
+      const view = await call('GET', path, null);
+      expect(view.status, path).toBe(200);
+      expect(view.body.data).toMatchObject({ id: 'acme/fast', name: 'Acme Faster', endpoints: [{ provider: 'acme-a', upstream_model: 'gpt-4o-mini', pricing: { prompt: '0.00000015', completion: '0.0000006', input_cache_read: '0.000000075' }, status: 'healthy' }] });
+    }
+    const unknown = await call('GET', '/models/acme/none/endpoints', null);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 404, metadata: { model: 'acme/none' } });
+
     for (const id of ['acme/fast', 'openai/gpt-4o-mini']) {
       const again = await call('POST', '/admin/models', flagged.token, model(id));
       expect(again.status, id).toBe(409);
@@ -260,7 +270,10 @@ describeEachDatabase('admin API', (kind) => {
       expect(refused.body.error.message).toMatch(/^keys\.1\.key: cannot store a key: ENCRYPTION_KEY is not set.*use key_env/);
       expect((await call('POST', '/admin/providers', flagged.token, provider('pg-env', { keys: [{ key_env: 'ACME_KEY_VAR' }] }))).status).toBe(201);
     } finally {
-      for (const [k, v] of Object.entries(env)) v === undefined ? delete process.env[k] : (process.env[k] = v);
+      for (const [k, v] of Object.entries(env)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
       resetEnvCache();
     }
   });

@@ -41,8 +41,8 @@ export function parseProviderInput(raw: unknown, pathId?: string): ProviderInput
   if (Array.isArray(entry.keys)) {
     entry.keys = entry.keys.map((k: unknown, i) => {
       if (typeof k !== 'object' || k === null) return k;
-      const { stored, key_hint: _hint, ...rest } = k as Record<string, unknown>;
-      void _hint;
+      const { stored, ...rest } = k as Record<string, unknown>;
+      delete rest.key_hint; // output-only, like `stored`
       if (stored !== true || rest.key !== undefined || rest.key_env !== undefined) return rest;
       if (typeof rest.id !== 'string') throw new AppError('bad_request', `keys.${i}.id: a stored key to keep is named by its id`);
       kept.add(i);

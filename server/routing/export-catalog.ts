@@ -9,7 +9,7 @@ import { builtinProviders } from './builtin-providers';
 import type { EntrySource, KeyConfig, ModelConfigEntry, ProviderConfigEntry } from './config-schema';
 import { convertCustomProviders } from './convert-custom-providers';
 import type { CurrentRouting } from './current-routing';
-import { modelDto } from './routing-dto';
+import { modelDto, OUTPUT_ONLY_FIELDS } from './routing-dto';
 import type { StoredKey } from './routing-store';
 
 export const ALL_SOURCES: readonly EntrySource[] = ['builtin', 'custom_providers', 'admin', 'file'];
@@ -42,9 +42,10 @@ function providerEntry(entry: ProviderConfigEntry | (Omit<ProviderConfigEntry, '
   return { entry: { ...entry, keys }, source, note };
 }
 
+/** The entry without the admin API's output-only fields (a ModelDto carries them). */
 function modelEntry(m: ModelConfigEntry): object {
-  const { source: _s, read_only: _r, active: _a, ...entry } = m as ModelConfigEntry & Record<string, unknown>;
-  void _s, void _r, void _a;
+  const entry: Record<string, unknown> = { ...m };
+  for (const field of OUTPUT_ONLY_FIELDS) delete entry[field];
   return entry;
 }
 

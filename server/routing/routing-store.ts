@@ -64,7 +64,7 @@ export async function loadAdminEntries(): Promise<AdminEntries> {
           keys.push({ id: k.id, key: decryptSecret(k.key_secret), weight: k.weight });
         } catch (err) {
           // The provider keeps its other keys; the operator re-enters this one (or restores ENCRYPTION_KEY).
-          out.warnings.push(`admin provider ${row.id}: key ${k.id} cannot be decrypted (${(err as Error).message}); skipped`);
+          out.warnings.push(`admin provider ${row.id}: key ${k.id} cannot be decrypted, skipped: ${(err as Error).message}`);
         }
       }
     }
