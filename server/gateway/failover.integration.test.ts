@@ -94,7 +94,7 @@ describeEachDatabase('routing: failover, key pools and health', () => {
   });
 
   const post = (body: object, headers: Record<string, string> = {}) =>
-    fetch(`${h.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...body }) });
+    fetch(`${h.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], stream: false, ...body }) });
   const usageRecord = async (id: string) => {
     await h.runtime.settlements.drain();
     return (await db()).usageRecord.findUniqueOrThrow({ where: { id } });
@@ -198,6 +198,7 @@ describeEachDatabase('routing: failover, key pools and health', () => {
     expect(await served({ ignore: ['backup'] })).toBe('cheap');
     expect(await served({ sort: 'price' })).toBe('cheap');
     behaviour.backup = () => ({ status: 503, json: { error: { message: 'down' } } });
+    upstreams.cheap!.requests.length = 0;
     expect((await post({ model: 'test/filters', provider: { allow_fallbacks: false } })).status).toBeGreaterThanOrEqual(500);
     expect(upstreams.cheap!.requests).toHaveLength(0);
     const none = await post({ model: 'test/filters', provider: { only: ['cheap'], ignore: ['cheap'] } });
@@ -211,7 +212,7 @@ describeEachDatabase('routing: failover, key pools and health', () => {
     const res = await fetch(`${h.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${poor.key}` },
-      body: JSON.stringify({ model: 'test/failover', max_tokens: 1_000, messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({ model: 'test/failover', stream: false, max_tokens: 1_000, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(402);
     expect(upstreams.down!.requests).toHaveLength(0);
