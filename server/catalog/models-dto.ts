@@ -1,20 +1,18 @@
-import { microsToUsd } from '@/server/ledger/money';
+import { usdPerToken } from '@/server/routing/model-endpoints';
 import type { RoutingEndpoint, RoutingModel } from '@/server/routing/routing-table';
-
-const perToken = (perMillion: number) => String(microsToUsd(perMillion) / 1_000_000);
 
 /** The endpoint a model is priced and described by: its first usable one, else its first. */
 export function primaryEndpoint(m: RoutingModel): RoutingEndpoint {
   return m.endpoints.find((e) => e.provider.enabled && e.provider.configured) ?? m.endpoints[0]!;
 }
 
-/** USD per token as strings, OpenRouter's pricing shape. */
+/** USD per token as exact decimal strings, OpenRouter's pricing shape; cache prices as charged (0 = the input price). */
 export function pricingDto(e: RoutingEndpoint) {
   return {
-    prompt: perToken(e.inputPrice),
-    completion: perToken(e.outputPrice),
-    input_cache_read: perToken(e.cacheReadPrice),
-    input_cache_write: perToken(e.cacheWritePrice),
+    prompt: usdPerToken(e.inputPrice),
+    completion: usdPerToken(e.outputPrice),
+    input_cache_read: usdPerToken(e.cacheReadPrice || e.inputPrice),
+    input_cache_write: usdPerToken(e.cacheWritePrice || e.inputPrice),
     request: '0',
     image: '0',
   };

@@ -107,6 +107,7 @@ export class RoutingState {
       const revision = await routingRevision();
       if (revision === this.revision) return;
       const entries = await loadAdminEntries();
+      for (const w of entries.warnings ?? []) console.warn(`Switchboard routing: ${w}`);
       this.admin = { providers: entries.providers, models: entries.models };
       this.revision = entries.revision;
       this.rebuild();

@@ -59,6 +59,8 @@ export interface RuntimeOptions {
   rateLimitRpm?: number;
   /** Redis for the rate limiter and key health: a URL, null for memory; default REDIS_URL. */
   redisUrl?: string | null;
+  /** Prefix of key health's Redis channel and hash (default `switchboard:key-health`); tests pass their own. */
+  healthRedisPrefix?: string;
   streamKeepAliveMs?: number;
   /** The settlement journal's directory; default none (processRuntime passes SETTLEMENT_JOURNAL_DIR). */
   settlementJournalDir?: string | null;
@@ -73,7 +75,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const journal = options.settlementJournalDir ? new SettlementJournal(options.settlementJournalDir) : null;
   const leases = new ReservationLeases(options.reservationLeaseMs);
   const routing = new RoutingState({ env: env(), ...options.routing });
-  const health = new KeyHealth({ redisUrl: options.redisUrl === undefined ? env().REDIS_URL : options.redisUrl });
+  const health = new KeyHealth({ redisUrl: options.redisUrl === undefined ? env().REDIS_URL : options.redisUrl, redisKeyPrefix: options.healthRedisPrefix });
   return {
     settlements,
     journal,
