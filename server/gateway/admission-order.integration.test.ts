@@ -9,7 +9,7 @@ import { generateSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { db } from '@/server/db';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { describeEachDatabase } from '@/test/db';
-import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
+import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
 describeEachDatabase('chat completions: admission order', () => {
   let h: GatewayHarness;
@@ -32,7 +32,7 @@ describeEachDatabase('chat completions: admission order', () => {
     return { status: res.status, type: body.error?.metadata?.error_type, message: body.error?.message as string | undefined };
   };
   const echo = { model: 'switchboard/echo', messages: [{ role: 'user', content: 'hi' }], stream: false };
-  const image = { model: 'deepseek/deepseek-chat', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }], stream: false };
+  const image = { model: 'deepseek/deepseek-v4-pro', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }], stream: false };
   const reserved = async () => (await getBalanceOrThrow(u.user.personal_account_id)).reservedMicros;
 
   it('a well-formed but unknown, deleted or expired key is 401 whatever else is wrong with the request', async () => {
@@ -62,7 +62,19 @@ describeEachDatabase('chat completions: admission order', () => {
     expect(await status(await post(echo, key))).toMatchObject({ status: 403, type: 'forbidden' });
     expect(await reserved()).toBe(before);
     // The same key with a valid request for the other model still passes the capability check: 400.
-    expect(await status(await post({ ...image, model: 'deepseek/deepseek-chat' }, u.key))).toMatchObject({ status: 400 });
+    expect(await status(await post({ ...image, model: 'deepseek/deepseek-v4-pro' }, u.key))).toMatchObject({ status: 400 });
+  });
+
+  it('a key allowed a model by its old id (now an alias) may still use it, on both admission paths', async () => {
+    h.respond = replay('openai', 'text');
+    const { key } = await createApiKey({ userId: u.user.id, input: { name: 'old id', allowed_models: ['deepseek/deepseek-chat'] } });
+    const body = { model: 'deepseek/deepseek-chat', messages: [{ role: 'user', content: 'hi' }], stream: false };
+    const res = await post(body, key);
+    expect(res.status).toBe(200);
+    expect((await res.json()).model).toBe('deepseek/deepseek-v4.1-flash');
+    // The canonical id is the same model: allowed too.
+    expect((await post({ ...body, model: 'deepseek/deepseek-v4.1-flash' }, key)).status).toBe(200);
+    expect(await status(await post({ ...body, model: 'deepseek/deepseek-v4-pro' }, key))).toMatchObject({ status: 403 });
   });
 
   it('429 only for a valid key over its limit; an invalid key is still 401', async () => {

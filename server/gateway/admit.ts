@@ -66,6 +66,7 @@ export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Princ
     userId: principal.userId,
     authTokenId: principal.authTokenId,
     model: p.model.id,
+    modelAliases: p.model.aliases,
     provider: primaryProvider(p),
     ttlMs: rt.leases.leaseMs, // renewed while it runs (handle-chat.ts)
   });
@@ -96,7 +97,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promis
   const reservedMicros = reserveFor(p);
   const early = p.route.first?.request && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
   try {
-    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, provider: primaryProvider(p), generationId, amountMicros: reservedMicros, ttlMs: rt.leases.leaseMs });
+    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, modelAliases: p.model.aliases, provider: primaryProvider(p), generationId, amountMicros: reservedMicros, ttlMs: rt.leases.leaseMs });
     if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
     else rt.warmKeys.remember(keyHash, r.headroomMicros);
     keepAllowedFallbacks(r.principal, p.route);
@@ -112,10 +113,13 @@ const apiKeySubject = (token: string) => `key:${hashSecret(token)}`;
 
 function authorizeModel(principal: Principal, model: RoutingModel): void {
   const allowed = principal.apiKey?.allowedModels;
-  if (allowed && allowed.length > 0 && !allowed.includes(model.id)) {
+  if (allowed && allowed.length > 0 && !allowsModel(allowed, model)) {
     throw new AppError('forbidden', `This API key may not use ${model.id}; it is limited to: ${allowed.join(', ')}`, { model: model.id });
   }
 }
+
+/** A key's allowed models name a model by its id or any alias (keys made before a model was renamed). */
+const allowsModel = (allowed: readonly string[], model: RoutingModel) => allowed.includes(model.id) || model.aliases.some((a) => allowed.includes(a));
 
 /**
  * Fallback models the key may not use are dropped (the requested one was authorized). Filtering keeps the
@@ -124,7 +128,7 @@ function authorizeModel(principal: Principal, model: RoutingModel): void {
 function keepAllowedFallbacks(principal: Principal, route: Route): void {
   const allowed = principal.apiKey?.allowedModels;
   if (!allowed || allowed.length === 0) return;
-  const kept = route.candidates.filter((c, i) => i === 0 || allowed.includes(c.model.id));
+  const kept = route.candidates.filter((c, i) => i === 0 || allowsModel(allowed, c.model));
   route.candidates.length = 0;
   route.candidates.push(...kept);
 }

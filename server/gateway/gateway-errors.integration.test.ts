@@ -1,6 +1,6 @@
 // Bad input and failures through real HTTP: the spec's error body and status, never a 500 or a hang,
 // never a silent stream cut, and nothing charged for what was not generated.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { db } from '@/server/db';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
@@ -25,6 +25,8 @@ describeEachDatabase('chat completions: errors', () => {
     RETRY.baseDelayMs = 5;
   });
   afterAll(() => h?.close());
+  // Each test starts with healthy provider keys: a 401 or repeated 5xx in one test cools the key (routing/key-health.ts).
+  beforeEach(() => h.renewRuntime());
 
   const post = (body: unknown, headers: Record<string, string> = {}, k: string | null = key) =>
     fetch(`${h.baseUrl}/chat/completions`, {
@@ -71,9 +73,9 @@ describeEachDatabase('chat completions: errors', () => {
 
   it('404 for an unknown model, 400 for images to a text-only model', async () => {
     expect((await expectError(await post({ ...ok, model: 'openai/gpt-99' }), 404)).message).toMatch(/gpt-99/);
-    const img = { model: 'deepseek/deepseek-chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] };
+    const img = { model: 'deepseek/deepseek-v4-pro', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] };
     const err = await expectError(await post(img), 400);
-    expect(err.message).toMatch(/deepseek\/deepseek-chat/);
+    expect(err.message).toMatch(/deepseek\/deepseek-v4-pro/);
     expect(err.message).toMatch(/supportsImages/);
   });
 

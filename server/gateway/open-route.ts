@@ -93,6 +93,14 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
   const started = Date.now();
   let lastError: AppError | undefined;
   let transient = false;
+  // A key counts one failure per client request: retrying a lone endpoint must not open its circuit by itself.
+  let failedKeys: Set<string> | undefined;
+  const failed = (key: RoutingKey | undefined, reason: string) => {
+    if (!key) return;
+    if (failedKeys?.has(key.ref)) deps.health.released(key.ref);
+    else deps.health.failed(key.ref, reason);
+    (failedKeys ??= new Set()).add(key.ref);
+  };
   const within = () => attempts.length < FAILOVER.maxAttempts && Date.now() - started < FAILOVER.windowMs;
 
   for (let pass = 0; pass < RETRY.attempts && within(); pass++) {
@@ -124,7 +132,7 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
             throw err;
           }
           lastError = networkError(err, provider.id);
-          if (key) deps.health.failed(key.ref, lastError.message);
+          failed(key, lastError.message);
           transient = true;
           continue candidates;
         }
@@ -146,7 +154,7 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
             continue;
           case 'server_error':
           case 'overloaded':
-            if (key) deps.health.failed(key.ref, `${res.statusCode}: ${failure.message.slice(0, 200)}`);
+            failed(key, `${res.statusCode}: ${failure.message.slice(0, 200)}`);
             transient = true;
             continue candidates;
           case 'not_found':

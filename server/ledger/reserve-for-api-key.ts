@@ -14,6 +14,8 @@ export interface KeyAdmissionInput {
   keyHash: string;
   /** The catalog model id, checked against the key's allowed models and recorded on the reservation. */
   model: string;
+  /** The model's other names: a key allowed one of them may use it. */
+  modelAliases?: readonly string[];
   provider: string;
   generationId: string;
   amountMicros: bigint;

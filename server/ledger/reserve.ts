@@ -68,12 +68,12 @@ const DEFAULT_TTL_MS = 15 * 60_000;
 const RESERVE_SQL = `
   WITH input AS MATERIALIZED (
     SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS x(ord int, h text, kid text, acct text, uid text, tok text, model text, provider text, g text, amount bigint, rid text, exp timestamp(3))
+      AS x(ord int, h text, kid text, acct text, uid text, tok text, model text, al text[], provider text, g text, amount bigint, rid text, exp timestamp(3))
   ), req AS MATERIALIZED (
     SELECT i.*, k.id, k."keyHash", COALESCE(i.uid, k."userId") AS "userId", COALESCE(i.acct, k."accountId") AS "accountId",
            k."deletedAt" IS NOT NULL AS deleted, (k."expiresAt" IS NOT NULL AND k."expiresAt" <= $2::timestamp(3)) AS expired,
            k."limitReset"::text AS "limitReset", k."allowedModels", k."creditLimitMicros" IS NOT NULL AS "hasCreditLimit",
-           (k.id IS NULL OR cardinality(k."allowedModels") = 0 OR i.model = ANY (k."allowedModels")) AS "modelAllowed",
+           (k.id IS NULL OR cardinality(k."allowedModels") = 0 OR i.model = ANY (k."allowedModels") OR i.al && k."allowedModels") AS "modelAllowed",
            CASE k."limitReset"::text WHEN 'DAILY' THEN $3::timestamp(3) WHEN 'WEEKLY' THEN $4::timestamp(3)
                                      WHEN 'MONTHLY' THEN $5::timestamp(3) ELSE '1970-01-01'::timestamp(3) END AS "windowStart"
     FROM input i LEFT JOIN LATERAL (
@@ -139,6 +139,8 @@ export interface ReservationRequest {
   authTokenId?: string;
   /** The catalog model id, checked against the key's allowed models and recorded on the reservation. */
   model: string;
+  /** The model's other names: a key allowed one of them may use it (keys made before a model was renamed). */
+  modelAliases?: readonly string[];
   provider: string;
   generationId: string;
   amountMicros: bigint;
@@ -167,6 +169,21 @@ export interface ReservationRow {
 }
 
 /** Decides `requests` in one statement; the result's i-th row answers requests[i]. */
+/**
+ * PostgreSQL may abort this statement as a deadlock victim (40P01) when a concurrent settlement holds an account
+ * row it re-locks (found by the ledger property test on PostgreSQL, seed -2122087020). The statement is atomic:
+ * aborted, it changed nothing, so it is run again (up to 3 times) instead of failing the request.
+ */
+async function withDeadlockRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+    }
+  }
+}
+
 export async function reserveInOneStatement(requests: readonly ReservationRequest[], now: Date): Promise<ReservationRow[]> {
   const items = requests.map((r, ord) => ({
     ord,
@@ -176,17 +193,15 @@ export async function reserveInOneStatement(requests: readonly ReservationReques
     uid: r.userId,
     tok: r.authTokenId,
     model: r.model,
+    al: r.modelAliases ?? [],
     provider: r.provider,
     g: r.generationId,
     amount: r.amountMicros.toString(),
     rid: newRowId(),
     exp: ts(new Date(now.getTime() + (r.ttlMs ?? DEFAULT_TTL_MS))),
   }));
-  const { rows } = await (await database()).sql.query<ReservationRow & { ord: number }>(
-    RESERVE_SQL,
-    [JSON.stringify(items), ts(now), ts(currentWindowStart('DAILY', now)), ts(currentWindowStart('WEEKLY', now)), ts(currentWindowStart('MONTHLY', now))],
-    { name: 'sb_reserve' },
-  );
+  const params = [JSON.stringify(items), ts(now), ts(currentWindowStart('DAILY', now)), ts(currentWindowStart('WEEKLY', now)), ts(currentWindowStart('MONTHLY', now))];
+  const { rows } = await withDeadlockRetry(async () => (await database()).sql.query<ReservationRow & { ord: number }>(RESERVE_SQL, params, { name: 'sb_reserve' }));
   const byOrder: ReservationRow[] = new Array(requests.length);
   for (const row of rows) byOrder[row.ord] = row;
   return byOrder;
@@ -201,6 +216,7 @@ export interface ReserveInput {
   userId?: string;
   authTokenId?: string;
   model?: string;
+  modelAliases?: readonly string[];
   provider?: string;
   /** How long before the sweeper may settle it if this process dies (default 15 min). */
   ttlMs?: number;
@@ -219,6 +235,7 @@ export async function reserveCredits(input: ReserveInput): Promise<{ reservation
       userId: input.userId,
       authTokenId: input.authTokenId,
       model: input.model ?? '',
+      modelAliases: input.modelAliases,
       provider: input.provider ?? '',
       generationId: input.generationId,
       amountMicros: input.amountMicros,

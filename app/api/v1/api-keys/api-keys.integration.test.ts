@@ -63,8 +63,10 @@ describeEachDatabase('REST /api/v1/api-keys', () => {
     expect(sonnet).toMatchObject({ supportsReasoning: true, supportsImages: true, context_length: 200000, architecture: { input_modalities: ['text', 'image'] } });
     expect(Number(sonnet.pricing.prompt)).toBeCloseTo(0.000003, 9);
     const ids = body.data.map((m: { id: string }) => m.id);
-    for (const id of ['openai/gpt-4o-mini', 'openai/gpt-5-mini', 'anthropic/claude-haiku-4.5', 'google/gemini-2.5-flash', 'google/gemini-2.5-pro', 'deepseek/deepseek-chat', 'deepseek/deepseek-reasoner', 'switchboard/echo']) {
+    for (const id of ['openai/gpt-4o-mini', 'openai/gpt-5-mini', 'anthropic/claude-haiku-4.5', 'google/gemini-2.5-flash', 'google/gemini-2.5-pro', 'deepseek/deepseek-v4.1-flash', 'switchboard/echo']) {
       expect(ids).toContain(id);
     }
+    // Renamed models stay reachable by their old ids, listed as aliases.
+    expect(body.data.find((m: { id: string }) => m.id === 'deepseek/deepseek-v4.1-flash').aliases).toEqual(expect.arrayContaining(['deepseek/deepseek-chat', 'deepseek/deepseek-reasoner']));
   });
 });
