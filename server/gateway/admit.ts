@@ -95,7 +95,9 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promis
 
   const generationId = newGenerationId();
   const reservedMicros = reserveFor(p);
-  const early = p.route.first?.request && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
+  // Not with fallback models: the key's permissions for them are known only after admission.
+  const onlyPrimaryModel = p.route.candidates.every((c) => c.model === p.model);
+  const early = p.route.first?.request && onlyPrimaryModel && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
   try {
     const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, modelAliases: p.model.aliases, provider: primaryProvider(p), generationId, amountMicros: reservedMicros, ttlMs: rt.leases.leaseMs });
     if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
@@ -121,10 +123,7 @@ function authorizeModel(principal: Principal, model: RoutingModel): void {
 /** A key's allowed models name a model by its id or any alias (keys made before a model was renamed). */
 const allowsModel = (allowed: readonly string[], model: RoutingModel) => allowed.includes(model.id) || model.aliases.some((a) => allowed.includes(a));
 
-/**
- * Fallback models the key may not use are dropped (the requested one was authorized). Filtering keeps the
- * array's identity: an early-dispatched route reads the same list. The primary endpoint is never dropped.
- */
+/** Fallback models the key may not use are dropped (the requested one was authorized); the primary never is. */
 function keepAllowedFallbacks(principal: Principal, route: Route): void {
   const allowed = principal.apiKey?.allowedModels;
   if (!allowed || allowed.length === 0) return;
