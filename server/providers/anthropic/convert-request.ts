@@ -1,16 +1,8 @@
 import { AppError } from '@/server/errors';
 import type { ChatMessage, ChatRequest, ContentPart, ConvertContext, ReasoningDetail, ResolvedModel, ResponseFormat, ToolCall, UpstreamRequest } from '@/server/providers/types';
+import { planThinking } from './plan-thinking';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
-
-/** Anthropic requires max_tokens; OpenAI clients often omit it. Used (capped by the model) when thinking is off. */
-export const DEFAULT_MAX_TOKENS = 8192;
-/** Anthropic rejects a smaller budget_tokens. */
-export const MIN_THINKING_BUDGET = 1024;
-/** Output kept free for the visible answer when a thinking budget has to fit under max_tokens. */
-export const MIN_ANSWER_TOKENS = 1024;
-/** reasoning.effort → budget_tokens. No reasoning param on a reasoning model means `medium`. */
-export const THINKING_BUDGETS = { minimal: 1024, low: 4096, medium: 8192, high: 16384 } as const;
 
 const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
@@ -155,45 +147,6 @@ function convertToolChoice(req: ChatRequest): Record<string, unknown> | undefine
   return converted;
 }
 
-/** The thinking budget the request asks for, or null when thinking is off. */
-function requestedThinkingBudget(req: ChatRequest, model: ResolvedModel): number | null {
-  if (!model.supportsReasoning) return null;
-  const reasoning = req.reasoning ?? {};
-  const effort = reasoning.effort ?? req.reasoning_effort;
-  if (reasoning.enabled === false) return null;
-  if (reasoning.max_tokens !== undefined && reasoning.max_tokens > 0) return Math.max(MIN_THINKING_BUDGET, reasoning.max_tokens);
-  if (reasoning.max_tokens === 0 && effort === undefined) return null;
-  return THINKING_BUDGETS[effort ?? 'medium'];
-}
-
-/**
- * With thinking on, Anthropic requires the assistant turn that is mid tool loop to start with its signed
- * thinking block. Most OpenAI clients drop reasoning_details (and `reasoning.exclude` hides them), so
- * when the last assistant turn used tools without one we turn thinking off for this call instead of
- * sending a request Anthropic would reject.
- */
-function toolTurnLacksThinking(messages: AnthropicMessage[]): boolean {
-  const last = [...messages].reverse().find((message) => message.role === 'assistant');
-  if (!last?.content.some((block) => block.type === 'tool_use')) return false;
-  return last.content[0].type !== 'thinking' && last.content[0].type !== 'redacted_thinking';
-}
-
-/**
- * max_tokens and thinking budget. OpenAI's max_tokens/max_completion_tokens cap all output, reasoning
- * included, and so does Anthropic's max_tokens — so a client's cap is passed as is (capped by the model)
- * and the budget shrinks to leave MIN_ANSWER_TOKENS for the answer. Without a cap, max_tokens is the
- * budget plus DEFAULT_MAX_TOKENS for the answer. If no budget ≥ 1024 fits, thinking is turned off
- * rather than failing the request.
- */
-export function planOutputTokens(req: ChatRequest, model: ResolvedModel, wantedBudget: number | null): { maxTokens: number; budget: number | null } {
-  const cap = req.max_completion_tokens ?? req.max_tokens;
-  const withoutThinking = { maxTokens: Math.min(model.maxOutputTokens, cap ?? DEFAULT_MAX_TOKENS), budget: null };
-  if (wantedBudget === null) return withoutThinking;
-  const maxTokens = Math.min(model.maxOutputTokens, cap ?? wantedBudget + DEFAULT_MAX_TOKENS);
-  const budget = Math.min(wantedBudget, maxTokens - MIN_ANSWER_TOKENS);
-  return budget < MIN_THINKING_BUDGET ? withoutThinking : { maxTokens, budget };
-}
-
 /** This API version has no JSON mode: the schema becomes a system instruction (no guarantee, but close). */
 function responseFormatInstruction(format: ResponseFormat | undefined): string | null {
   if (format?.type === 'json_object') return 'Respond only with a single JSON object, with no text before or after it.';
@@ -205,9 +158,29 @@ function responseFormatInstruction(format: ResponseFormat | undefined): string |
 }
 
 /**
+ * Removes replayed thinking from the history (plan-thinking.ts says when), in place. A turn left empty is
+ * dropped and its neighbours, now of the same role, merged, as convertMessages would have built them.
+ */
+function dropThinkingBlocks(messages: AnthropicMessage[]): void {
+  const kept: AnthropicMessage[] = [];
+  for (const message of messages) {
+    const content = message.content.filter((block) => block.type !== 'thinking' && block.type !== 'redacted_thinking');
+    if (content.length === 0) continue;
+    const last = kept[kept.length - 1];
+    if (last?.role === message.role) last.content.push(...content);
+    else kept.push({ role: message.role, content });
+  }
+  for (const turn of kept) {
+    if (turn.role === 'user') turn.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+  }
+  messages.splice(0, messages.length, ...kept);
+}
+
+/**
  * ChatRequest → POST /v1/messages. Dropped: `seed` (no equivalent), `stream_options` (Anthropic always
- * reports usage), image `detail`, tool `strict`, message `name`. `reasoning.exclude` does not change the
- * upstream call — the model still thinks; the gateway strips reasoning from what the client sees.
+ * reports usage), image `detail`, tool `strict`, message `name`. `reasoning.exclude` does not stop the
+ * model thinking (the gateway strips reasoning from what the client sees); on models that omit thinking
+ * text by default it only means the text is not asked for (plan-thinking.ts).
  */
 export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
   const { model, config } = ctx;
@@ -219,23 +192,17 @@ export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamR
         input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
       }))
     : undefined;
-  const toolChoice = tools ? convertToolChoice(req) : undefined;
-
-  let wantedBudget = requestedThinkingBudget(req, model);
-  // Anthropic refuses thinking with a forced tool (any/tool); honouring the client's tool choice wins.
-  const forcedTool = toolChoice?.type === 'any' || toolChoice?.type === 'tool';
-  if (forcedTool || toolTurnLacksThinking(messages)) wantedBudget = null;
-  const { maxTokens, budget } = planOutputTokens(req, model, wantedBudget);
+  const plan = planThinking(req, model, messages, tools ? convertToolChoice(req) : undefined);
+  if (plan.dropThinkingBlocks) dropThinkingBlocks(messages);
 
   const instruction = responseFormatInstruction(req.response_format);
   if (instruction) system.push({ type: 'text', text: instruction });
 
-  const body: Record<string, unknown> = { model: model.upstreamModel, max_tokens: maxTokens, messages, stream: req.stream };
+  const body: Record<string, unknown> = { model: model.upstreamModel, max_tokens: plan.maxTokens, messages, stream: req.stream };
   if (system.length > 0) body.system = system;
-  if (budget !== null) {
-    // Thinking is incompatible with temperature and with top_p outside 0.95–1: they are dropped, not rejected.
-    body.thinking = { type: 'enabled', budget_tokens: budget };
-  } else {
+  if (plan.thinking) body.thinking = plan.thinking;
+  if (plan.effort) body.output_config = { effort: plan.effort };
+  if (plan.sampling) {
     // Anthropic's range is 0–1, OpenAI's 0–2. Clamping keeps common values (0, 0.2, 0.7, 1) meaning the same.
     if (req.temperature !== undefined) body.temperature = Math.min(1, Math.max(0, req.temperature));
     // Newer Claude models reject temperature and top_p together; temperature is the one clients mean.
@@ -245,9 +212,10 @@ export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamR
   if (stop?.length) body.stop_sequences = stop;
   if (req.user) body.metadata = { user_id: req.user };
   if (tools) body.tools = tools;
-  if (toolChoice) body.tool_choice = toolChoice;
+  if (plan.toolChoice) body.tool_choice = plan.toolChoice;
 
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
+  if (plan.betas.length > 0) headers['anthropic-beta'] = plan.betas.join(',');
   // No key: a key-injecting proxy as baseUrl is legitimate; Anthropic answers 401 otherwise.
   if (config.apiKey) headers['x-api-key'] = config.apiKey;
   // Accept "https://api.anthropic.com" and "https://api.anthropic.com/v1" alike.
