@@ -22,7 +22,19 @@ export interface ConvertedMessages {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function convertMessages(messages: ChatMessage[]): ConvertedMessages {
+/**
+ * What Google documents for a function call whose signature is gone (another model's turn, a client that
+ * dropped reasoning_details): Gemini 3 and later then skip the check instead of answering 400, at the cost
+ * of the reasoning the real signature carried.
+ */
+export const SKIP_SIGNATURE_VALIDATION = 'skip_thought_signature_validator';
+
+export interface ConvertMessagesOptions {
+  /** The model validates thought signatures on function calls (Gemini 3+): give the first call of each model turn one. */
+  signedCalls?: boolean;
+}
+
+export function convertMessages(messages: ChatMessage[], options: ConvertMessagesOptions = {}): ConvertedMessages {
   const system: { text: string }[] = [];
   const contents: GeminiContent[] = [];
   // Gemini matches a functionResponse to its call by function NAME; OpenAI tool messages only carry the id.
@@ -49,7 +61,7 @@ export function convertMessages(messages: ChatMessage[]): ConvertedMessages {
         break;
       case 'assistant':
         for (const call of message.tool_calls ?? []) toolNames.set(call.id, call.function.name);
-        append('model', convertAssistant(message));
+        append('model', convertAssistant(message, options.signedCalls === true));
         break;
       case 'tool': {
         const name = toolNames.get(message.tool_call_id);
@@ -72,7 +84,7 @@ type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
  * turn's first functionCall, so losing it breaks reasoning across tool turns (Gemini 3 answers 400).
  * Details in another provider's format are skipped: their signatures mean nothing to Gemini and would fail.
  */
-function convertAssistant(message: AssistantMessage): GeminiPart[] {
+function convertAssistant(message: AssistantMessage, signedCalls: boolean): GeminiPart[] {
   const callIds = new Set((message.tool_calls ?? []).map((c) => c.id));
   const callSignatures = new Map<string, string>();
   const looseSignatures: string[] = []; // signatures Gemini had put on a text part
@@ -105,10 +117,11 @@ function convertAssistant(message: AssistantMessage): GeminiPart[] {
     if ('text' in part && looseSignatures.length) part.thoughtSignature = looseSignatures.shift();
   }
   parts.push(...textParts);
-  for (const call of message.tool_calls ?? []) {
-    const signature = callSignatures.get(call.id);
+  (message.tool_calls ?? []).forEach((call, position) => {
+    // Gemini signs only the first of parallel calls and checks that one; the others go back unsigned.
+    const signature = callSignatures.get(call.id) ?? (signedCalls && position === 0 ? SKIP_SIGNATURE_VALIDATION : undefined);
     parts.push({ functionCall: { name: call.function.name, args: parseArguments(call) }, ...(signature ? { thoughtSignature: signature } : {}) });
-  }
+  });
   return parts;
 }
 

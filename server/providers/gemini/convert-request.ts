@@ -2,6 +2,8 @@ import { AppError } from '@/server/errors';
 import type { ChatRequest, ConvertContext, ResolvedModel, ToolChoice, ToolDefinition, UpstreamRequest } from '../types';
 import { convertMessages } from './convert-messages';
 import { convertToolParameters } from './convert-schema';
+import { convertThinking } from './convert-thinking';
+import { geminiThinkingStyle } from './thinking-style';
 
 /**
  * ChatRequest → Gemini v1beta `generateContent` (or `streamGenerateContent?alt=sse`, whose SSE framing the
@@ -9,7 +11,9 @@ import { convertToolParameters } from './convert-schema';
  * never in the URL, where proxies and logs would keep it.
  */
 export function convertGeminiRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
-  const { systemInstruction, contents } = convertMessages(req.messages);
+  // Gemini 3+ answers 400 to a function call sent back without its thought signature (thinking-style.ts).
+  const signedCalls = geminiThinkingStyle(ctx.model.upstreamModel).kind === 'level';
+  const { systemInstruction, contents } = convertMessages(req.messages, { signedCalls });
   const tools = convertTools(req.tools);
   const toolConfig = tools && req.tool_choice !== undefined ? convertToolChoice(req.tool_choice, req.tools ?? []) : undefined;
   const generationConfig = convertGenerationConfig(req, ctx.model);
@@ -82,35 +86,4 @@ function convertGenerationConfig(req: ChatRequest, model: ResolvedModel): Record
   const thinkingConfig = convertThinking(req, model);
   if (thinkingConfig) config.thinkingConfig = thinkingConfig;
   return config;
-}
-
-/*
- * Thinking budgets (Gemini 2.5; Gemini 3 still accepts thinkingBudget in place of thinkingLevel):
- *  - 2.5 Pro: 128…32768 and thinking cannot be turned off, so "disabled" means the minimum, 128.
- *  - 2.5 Flash-Lite: 512…24576, 0 turns it off.   - 2.5 Flash: 1…24576, 0 turns it off.
- *  - -1 lets the model size its own budget ("dynamic thinking"), the default when the client says nothing.
- * Effort → budget: minimal 512, low 1024, medium 8192, high 24576 (Flash's maximum), clamped to the model.
- */
-const EFFORT_BUDGET = { minimal: 512, low: 1024, medium: 8192, high: 24576 } as const;
-
-function budgetRange(upstreamModel: string): { min: number; max: number; canDisable: boolean } {
-  if (/flash-lite/.test(upstreamModel)) return { min: 512, max: 24576, canDisable: true };
-  if (/pro/.test(upstreamModel)) return { min: 128, max: 32768, canDisable: false };
-  return { min: 1, max: 24576, canDisable: true };
-}
-
-function convertThinking(req: ChatRequest, model: ResolvedModel) {
-  // Models without thinking answer 400 to any thinkingConfig.
-  if (!model.supportsReasoning) return undefined;
-  const reasoning = req.reasoning ?? {};
-  const range = budgetRange(model.upstreamModel);
-  // A zero budget is the client's way of saying "off" too.
-  if (reasoning.enabled === false || reasoning.max_tokens === 0) {
-    return { includeThoughts: false, thinkingBudget: range.canDisable ? 0 : range.min };
-  }
-  const effort = reasoning.effort ?? req.reasoning_effort;
-  const requested = reasoning.max_tokens ?? (effort ? EFFORT_BUDGET[effort] : undefined);
-  const thinkingBudget = requested === undefined ? -1 : Math.min(range.max, Math.max(range.min, requested));
-  // exclude: the model still thinks (and bills for it) but the summaries are not sent to the client.
-  return { includeThoughts: reasoning.exclude !== true, thinkingBudget };
 }
