@@ -5,6 +5,7 @@
 import { AppError } from '@/server/errors';
 import { chatCompletionsUrl, convertOpenAIMessages, jsonHeaders, pickPortableParams, requestedEffort } from '../openai/convert-request';
 import type { ChatMessage, ChatRequest, ConvertContext, ResolvedModel, UpstreamRequest } from '../types';
+import { convertDeepseekThinking } from './deepseek-thinking';
 
 export interface OpenAICompatibleOptions {
   /** Used when the ProviderConfig handed to the adapter has none (the config wins, so tests can point it at a fake). */
@@ -19,8 +20,10 @@ export interface OpenAICompatibleOptions {
   supportsReasoningEffort?: boolean;
   /** Default false. Send an assistant message's reasoning back as `reasoning_content` (DeepSeek thinking mode). */
   sendReasoningContent?: boolean;
-  /** Models that ignore temperature/top_p; those parameters are then not sent. */
+  /** Models that ignore temperature/top_p while they think; those parameters are then not sent (unless thinking is off). */
   ignoresSamplingParams?: (model: ResolvedModel) => boolean;
+  /** Models that take DeepSeek's `thinking: {type}` switch and reasoning_effort levels (deepseek-thinking.ts). */
+  deepseekThinking?: (model: ResolvedModel) => boolean;
 }
 
 function reasoningText(message: Extract<ChatMessage, { role: 'assistant' }>): string | undefined {
@@ -64,11 +67,13 @@ export function convertCompatibleRequest(req: ChatRequest, ctx: ConvertContext, 
   // `max_tokens` is the name every compatible server knows; several reject max_completion_tokens.
   const limit = req.max_completion_tokens ?? req.max_tokens;
   if (limit !== undefined) body.max_tokens = limit;
-  if (options.ignoresSamplingParams?.(model)) {
+  const deepseek = model.supportsReasoning && options.deepseekThinking?.(model) ? convertDeepseekThinking(req) : undefined;
+  Object.assign(body, deepseek);
+  if (options.ignoresSamplingParams?.(model) && !deepseek?.thinking) {
     delete body.temperature;
     delete body.top_p;
   }
-  if (options.supportsReasoningEffort && model.supportsReasoning) {
+  if (options.supportsReasoningEffort && model.supportsReasoning && !deepseek) {
     const effort = requestedEffort(req);
     if (effort) body.reasoning_effort = effort;
   }

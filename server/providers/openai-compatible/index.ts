@@ -5,6 +5,7 @@ import { convertCompatibleError } from './convert-error';
 import { convertCompatibleRequest, type OpenAICompatibleOptions } from './convert-request';
 import { convertCompatibleResponse } from './convert-response';
 import { createCompatibleStreamConverter } from './convert-stream';
+import { deepseekThinkingControl } from './deepseek-thinking';
 
 export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions = {}): ProviderAdapter {
   return {
@@ -16,13 +17,17 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions =
   };
 }
 
-/** DeepSeek (https://api-docs.deepseek.com): base URL without /v1, path /chat/completions. */
+/**
+ * DeepSeek (https://api-docs.deepseek.com): base URL without /v1, path /chat/completions. Current models
+ * think by default; OpenRouter's `reasoning` switches that off or sets the effort (deepseek-thinking.ts).
+ */
 export const deepseekAdapter: ProviderAdapter = createOpenAICompatibleAdapter({
   baseUrl: 'https://api.deepseek.com',
   sendReasoningContent: true,
-  // In thinking mode (deepseek-reasoner) DeepSeek accepts temperature/top_p but ignores them; not sending
-  // them keeps the upstream log honest about what shaped the answer.
+  // In thinking mode DeepSeek accepts temperature/top_p but ignores them; not sending them keeps the
+  // upstream log honest about what shaped the answer. With thinking off they apply and are sent.
   ignoresSamplingParams: (model) => model.supportsReasoning,
+  deepseekThinking: (model) => deepseekThinkingControl(model.upstreamModel),
 });
 
 export { convertCompatibleError } from './convert-error';
