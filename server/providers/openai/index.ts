@@ -1,22 +1,35 @@
-// OpenAI Chat Completions (https://platform.openai.com/docs/api-reference/chat). The gateway POSTs the
-// UpstreamRequest, then hands the body to convertResponse or, streamed, to a fresh stream converter.
+// OpenAI (https://platform.openai.com/docs/api-reference): Chat Completions, or the Responses API for the
+// models model-profile.ts sends there (GPT-5.4 and later). The gateway POSTs the UpstreamRequest, then
+// hands the body to convertResponse or, streamed, to a fresh stream converter — each picked by the same
+// profile, so a request and its answer always go through the same API's converters.
 import type { ProviderAdapter } from '../types';
 import { convertOpenAIError } from './convert-error';
 import { convertOpenAIRequest } from './convert-request';
 import { convertOpenAIResponse } from './convert-response';
+import { convertResponsesRequest } from './convert-responses-request';
+import { convertResponsesResponse } from './convert-responses-response';
+import { createResponsesStreamConverter } from './convert-responses-stream';
 import { createOpenAIStreamConverter } from './convert-stream';
+import { openAIModelProfile } from './model-profile';
+
+const usesResponses = (upstreamModel: string) => openAIModelProfile(upstreamModel).api === 'responses';
 
 export const openaiAdapter: ProviderAdapter = {
   id: 'openai',
-  convertRequest: convertOpenAIRequest,
-  convertResponse: (body) => convertOpenAIResponse(body),
-  createStreamConverter: () => createOpenAIStreamConverter(),
+  convertRequest: (req, ctx) => (usesResponses(ctx.model.upstreamModel) ? convertResponsesRequest(req, ctx) : convertOpenAIRequest(req, ctx)),
+  convertResponse: (body, ctx) => (usesResponses(ctx.model.upstreamModel) ? convertResponsesResponse(body) : convertOpenAIResponse(body)),
+  createStreamConverter: (ctx) => (usesResponses(ctx.model.upstreamModel) ? createResponsesStreamConverter() : createOpenAIStreamConverter()),
+  // Both APIs answer errors with the same {"error": {…}} body.
   convertError: convertOpenAIError,
 };
 
 export { convertOpenAIError, convertOpenAIStreamError, parseRetryAfter, readHeader } from './convert-error';
 export { convertOpenAIRequest } from './convert-request';
 export { convertOpenAIResponse, type OpenAIDialect } from './convert-response';
+export { convertResponsesRequest } from './convert-responses-request';
+export { convertResponsesResponse } from './convert-responses-response';
+export { createResponsesStreamConverter } from './convert-responses-stream';
 export { createOpenAIStreamConverter } from './convert-stream';
-export { convertOpenAIUsage } from './convert-usage';
+export { convertOpenAIUsage, convertResponsesUsage } from './convert-usage';
 export { mapOpenAIFinishReason } from './map-finish-reason';
+export { openAIModelProfile } from './model-profile';
