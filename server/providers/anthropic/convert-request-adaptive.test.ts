@@ -125,3 +125,15 @@ describe('convertRequest: adaptive thinking (Claude 5.x)', () => {
     ]);
   });
 });
+
+describe('convertRequest: replaying omitted thinking', () => {
+  it('sends a signed thinking block with empty text back as it came (Anthropic wants every block, empty ones included)', () => {
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [toolCall], reasoning_details: [{ type: 'reasoning.text', text: '', signature: 'EqQB-omitted', format: 'anthropic-claude-v1', index: 0 }] },
+      { role: 'tool', tool_call_id: 'toolu_1', content: '18°C' },
+    ];
+    const assistant = (body({ tools: [weatherTool], messages }, opus).messages as { content: unknown[] }[])[1];
+    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: '', signature: 'EqQB-omitted' });
+  });
+});

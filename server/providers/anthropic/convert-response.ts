@@ -68,7 +68,8 @@ export function convertResponse(body: unknown): ConvertedResponse {
       // OpenAI sends null, not "", when the model only called tools.
       content: texts.length > 0 ? texts.join('') : null,
       ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-      ...(details.length > 0 ? { reasoning: thoughts.length > 0 ? thoughts.join('') : null, reasoning_details: details } : {}),
+      // Claude 5.x omit thinking text unless asked (display "omitted"): signed blocks with "" text are reasoning_details, not reasoning.
+      ...(details.length > 0 ? { reasoning: thoughts.join('') || null, reasoning_details: details } : {}),
     },
     finishReason: mapFinishReason(message.stop_reason),
     usage: convertUsage(message.usage),

@@ -103,7 +103,7 @@ describe('createStreamConverter', () => {
     ]);
   });
 
-  it.each(['text', 'tool_use', 'thinking', 'thinking_tool_use', 'redacted_thinking', 'cached_usage', 'max_tokens'])(
+  it.each(['text', 'tool_use', 'thinking', 'thinking_tool_use', 'redacted_thinking', 'cached_usage', 'max_tokens', 'adaptive_omitted'])(
     '%s: the accumulated stream equals the non-streaming conversion',
     (scenario) => {
       const { converter, deltas } = run(scenario);
@@ -114,6 +114,13 @@ describe('createStreamConverter', () => {
       expect(converter.done).toBe(true);
     },
   );
+
+  it('adaptive_omitted: a Claude 5.x thinking block without text (display "omitted") still yields its signature', () => {
+    const { deltas } = run('adaptive_omitted');
+    const signature = (JSON.parse(read('adaptive_omitted.json')) as { content: { signature: string }[] }).content[0].signature;
+    expect(deltas[0]).toEqual({ reasoning_details: [{ type: 'reasoning.text', text: '', signature, format: 'anthropic-claude-v1', index: 0 }] });
+    expect(deltas.some((delta) => delta.reasoning !== undefined)).toBe(false);
+  });
 
   it('merges usage from message_start and a cumulative message_delta', () => {
     expect(run('cached_usage').converter.usage).toEqual({ promptTokens: 2060, completionTokens: 9, cachedTokens: 1800, cacheWriteTokens: 248, reasoningTokens: 0 });
