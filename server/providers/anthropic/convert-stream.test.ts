@@ -115,6 +115,7 @@ describe('createStreamConverter', () => {
     },
   );
 
+  // adaptive_omitted is built from the block shape Anthropic documents for display "omitted" (Opus 5.5), not recorded.
   it('adaptive_omitted: a Claude 5.x thinking block without text (display "omitted") still yields its signature', () => {
     const { deltas } = run('adaptive_omitted');
     const signature = (JSON.parse(read('adaptive_omitted.json')) as { content: { signature: string }[] }).content[0].signature;
