@@ -14,7 +14,8 @@ function scenario(path: string, body: Record<string, unknown> | undefined): { pr
   }
   if (path === '/chat/completions') {
     // DeepSeek's base URL has no /v1.
-    return { provider: 'openai-compatible', name: hasTools ? 'tool_calls' : String(body?.model).includes('reasoner') ? 'reasoning' : 'text', stream: body?.stream === true };
+    // deepseek-reasoner and deepseek-flash (V4.1 Flash, thinking by default) answer with reasoning.
+    return { provider: 'openai-compatible', name: hasTools ? 'tool_calls' : /reasoner|flash/.test(String(body?.model)) ? 'reasoning' : 'text', stream: body?.stream === true };
   }
   return { provider: 'openai', name: hasTools ? 'tool_calls' : 'text', stream: body?.stream === true };
 }

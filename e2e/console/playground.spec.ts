@@ -18,10 +18,10 @@ test('the playground streams replies with tokens, cost and reasoning', async ({ 
   await expect(stats).toContainText(/Cost\$0\.0/);
   await expect(stats).toContainText('Finishstop');
 
-  await page.getByLabel('Model').selectOption('deepseek/deepseek-reasoner');
+  await page.getByLabel('Model').selectOption('deepseek/deepseek-v4.1-flash');
   await page.getByLabel('Message').fill('Think first');
   await page.getByRole('button', { name: 'Send' }).click();
-  const reasoned = page.getByRole('article', { name: 'Reply from deepseek/deepseek-reasoner' });
+  const reasoned = page.getByRole('article', { name: 'Reply from deepseek/deepseek-v4.1-flash' });
   const thought = upstream.streamedText('openai-compatible', 'reasoning');
   await expect(reasoned.getByTestId('assistant-content')).toHaveText(thought.content);
   await reasoned.getByText(/^Reasoning/).click();
@@ -40,7 +40,7 @@ test('the playground streams replies with tokens, cost and reasoning', async ({ 
 
   // The replies were charged to the account and recorded as usage from the playground.
   await page.goto('/usage');
-  await expect(page.getByRole('region', { name: 'Requests' }).getByRole('row', { name: /deepseek\/deepseek-reasoner.*Playground/ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('region', { name: 'Requests' }).getByRole('row', { name: /deepseek\/deepseek-v4\.1-flash.*Playground/ })).toBeVisible({ timeout: 15_000 });
 });
 
 test('the playground endpoint refuses the signed-out and other sites', async ({ request, consolePage: page, origin }) => {

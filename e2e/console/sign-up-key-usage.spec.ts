@@ -43,7 +43,8 @@ test('a new user signs up, creates a key, uses it and sees the request in Usage'
   cli('credits:grant', '--email', email, '--amount', '5');
   const res = await request.post(`${apiBaseURL}/chat/completions`, {
     headers: { authorization: `Bearer ${key}` },
-    data: { model: 'switchboard/echo', stream: false, messages: [{ role: 'user', content: 'Hello from the console test' }] },
+    // A priced model (echo is free), served by the fake upstream: the key's spend must move.
+    data: { model: 'openai/gpt-4o-mini', stream: false, messages: [{ role: 'user', content: 'Hello from the console test' }] },
   });
   expect(res.status(), await res.text()).toBe(200);
 
@@ -53,9 +54,9 @@ test('a new user signs up, creates a key, uses it and sees the request in Usage'
   const table = page.getByRole('region', { name: 'Requests' });
   await expect(async () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(table.getByRole('row', { name: /switchboard\/echo/ })).toBeVisible({ timeout: 1_000 });
+    await expect(table.getByRole('row', { name: /openai\/gpt-4o-mini/ })).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
-  const usageRow = table.getByRole('row', { name: /switchboard\/echo/ });
+  const usageRow = table.getByRole('row', { name: /openai\/gpt-4o-mini/ });
   await expect(usageRow).toContainText('Backend');
   await expect(usageRow).toContainText('success');
 
@@ -66,7 +67,7 @@ test('a new user signs up, creates a key, uses it and sees the request in Usage'
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8');
   expect(csv.split('\r\n')[0]).toContain('created_at,id,model');
-  expect(csv).toContain('switchboard/echo');
+  expect(csv).toContain('openai/gpt-4o-mini');
   await screenshotVariants(page, 'console-usage', saveScreenshot);
 
   await page.getByRole('link', { name: 'API keys' }).first().click();
