@@ -120,7 +120,16 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
         if (signal.aborted) throw signal.reason ?? new Error('aborted');
         if (key && !deps.health.acquire(key.ref)) continue;
         const first = route.first;
-        const prepared = first && first.candidate === candidate && first.key === key ? first : prepareAttempt(candidate, key, route.req);
+        let prepared: PreparedAttempt;
+        try {
+          prepared = first && first.candidate === candidate && first.key === key ? first : prepareAttempt(candidate, key, route.req);
+        } catch (err) {
+          // This endpoint's format cannot carry the request (a fallback of another family): try the next one.
+          if (key) deps.health.released(key.ref);
+          if (err instanceof AppError) lastError ??= err;
+          else throw err;
+          continue candidates;
+        }
         const record: AttemptRecord = { provider: provider.id, key: key?.id ?? null, model: candidate.model.id, status: null };
         attempts.push(record);
         let res: UpstreamResponse;
