@@ -69,6 +69,7 @@ const MOCK_MEM = ['--ttft', '200', '--itl', '200', '--tokens', '40', '--bytes', 
 const TARGETS = {
   p50At500: 1.5, p99At500: 10, saturation: 2000, ttftP50: 2, memKBPerStream: 150, pgliteShare: 0.4,
   pgP99At500: 5, pgP99At1000: 10, pgliteOneCoreP99At500: 10, freshTtftP50: 2, pgliteRssMB: 350,
+  routeChoiceUs: 50, // issue 13
 };
 
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
@@ -317,6 +318,20 @@ async function benchDatabase(kind) {
   return result;
 }
 
+/** CPU per endpoint choice, measured in a process of its own (scripts/bench/route-choice.ts). */
+function measureRouteChoice() {
+  const r = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', '--tsconfig', 'tsconfig.json', 'scripts/bench/route-choice.ts'], { encoding: 'utf8', timeout: 120_000 });
+  const line = (r.stdout ?? '').trim().split('\n').at(-1);
+  try {
+    const out = JSON.parse(line);
+    console.log(`bench: choosing an endpoint costs ${out.usPerChoice.toFixed(2)} µs of CPU per request (${out.usPerChoiceWithAffinity.toFixed(2)} µs with affinity)`);
+    return out;
+  } catch {
+    console.error(`bench: scripts/bench/route-choice.ts failed: ${(r.stderr ?? '').slice(0, 500)}`);
+    return null;
+  }
+}
+
 // ---------------------------------------------------------------- main
 async function main() {
   const started = Date.now();
@@ -331,6 +346,7 @@ async function main() {
   const idleBefore = await busyOthers(2_000);
   const loadAvg = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   console.log(`bench: other processes use ${idleBefore.toFixed(0)} % of one core right now (load average ${loadAvg})${idleBefore > 25 ? ' — a busy machine: expect inflated latencies' : ''}`);
+  const routeChoice = measureRouteChoice();
   const results = [];
   for (const kind of kinds) {
     let r = await benchDatabase(kind);
@@ -353,9 +369,17 @@ async function main() {
       (PHASES.size < ALL_PHASES.length ? ` Phases run: ${[...PHASES].join(', ')}.` : ''),
     '',
     ...results.map((r) => table(r, pgSat, { TARGETS, STREAMS, MEM_STREAMS, FRESH_AFTER_S })),
+    '### Choosing an endpoint (in process, no database)',
+    '',
+    '| issue | target | measured | limit | result |',
+    '|---|---|---|---|---|',
+    routeChoice
+      ? `| 13 | CPU to choose an endpoint and key (plan, order keys, health), per request; with affinity | ${routeChoice.usPerChoice.toFixed(2)} µs; ${routeChoice.usPerChoiceWithAffinity.toFixed(2)} µs | ≤ ${TARGETS.routeChoiceUs} µs | ${Math.max(routeChoice.usPerChoice, routeChoice.usPerChoiceWithAffinity) <= TARGETS.routeChoiceUs ? '**PASS**' : '**FAIL**'} |`
+      : '| 13 | CPU to choose an endpoint | not measured (scripts/bench/route-choice.ts failed) | | |',
+    '',
   ].join('\n');
   writeFileSync(path.join(OUT, 'summary.md'), md + '\n');
-  writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ date: new Date().toISOString(), quick: QUICK, phases: [...PHASES], machine, pinned: PIN, otherCpuBeforePct: idleBefore, loadAverageBefore: os.loadavg(), saturationMethod: SATURATION, targets: TARGETS, config: C, results }, null, 1) + '\n');
+  writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ date: new Date().toISOString(), quick: QUICK, phases: [...PHASES], machine, pinned: PIN, otherCpuBeforePct: idleBefore, loadAverageBefore: os.loadavg(), saturationMethod: SATURATION, targets: TARGETS, config: C, routeChoice, results }, null, 1) + '\n');
   console.log('\n' + md);
   console.log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)}s; JSON, tables and logs in ${path.relative(ROOT, OUT)}/`);
   process.exit(results.some((r) => r.error) ? 1 : 0);
