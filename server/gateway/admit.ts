@@ -10,12 +10,12 @@ import { newGenerationId } from '@/server/http/request-id';
 import { reserveCredits } from '@/server/ledger/reserve';
 import type { ChatRequest } from '@/server/providers/types';
 import { planRoute, resolveModelOrThrow, type RouteCandidate } from '@/server/routing/plan-route';
-import type { RoutingModel } from '@/server/routing/routing-table';
+import type { RoutingKey, RoutingModel } from '@/server/routing/routing-table';
 import type { Runtime } from '@/server/runtime/runtime';
 import { hasImages, MAX_BODY_BYTES, parseChatRequest } from './chat-request-schema';
 import { reservationMicros } from './cost';
 import { dispatchEarly } from './early-dispatch';
-import { firstKey, openRoute, prepareAttempt, type Route, type ServedRoute } from './open-route';
+import { keyOrder, openRoute, prepareAttempt, type Route, type ServedRoute } from './open-route';
 import type { ChatTransport } from './transport';
 
 export interface Admission {
@@ -127,9 +127,7 @@ const allowsModel = (allowed: readonly string[], model: RoutingModel) => allowed
 function keepAllowedFallbacks(principal: Principal, route: Route): void {
   const allowed = principal.apiKey?.allowedModels;
   if (!allowed || allowed.length === 0) return;
-  const kept = route.candidates.filter((c, i) => i === 0 || allowsModel(allowed, c.model));
-  route.candidates.length = 0;
-  route.candidates.push(...kept);
+  route.candidates = route.candidates.filter((c, i) => i === 0 || allowsModel(allowed, c.model));
 }
 
 /** The most any candidate could cost: whichever endpoint serves, the charge fits the reservation. */
@@ -179,6 +177,7 @@ async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: Routing
   const affinity = taskId ? `${model.id}\u0000${taskId}` : undefined;
   // Convert before reserving: a request the provider cannot take is refused without touching the ledger.
   const primary = candidates[0]!;
-  const first = prepareAttempt(primary, firstKey(primary, rt.health, affinity), req);
-  return { req, model, route: { candidates, req, affinity, first } };
+  const keys = keyOrder(primary, rt.health, affinity);
+  const first = prepareAttempt(primary, keys[0], req);
+  return { req, model, route: { candidates, req, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined } };
 }

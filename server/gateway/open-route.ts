@@ -49,6 +49,8 @@ export interface Route {
   affinity?: string;
   /** The primary attempt, converted during admission (and maybe sent early). */
   first?: PreparedAttempt;
+  /** The primary endpoint's keys in the order chosen during admission (`first.key` leads): tried first as they are. */
+  firstKeys?: RoutingKey[];
 }
 
 export interface RouteDeps {
@@ -82,10 +84,14 @@ export function prepareAttempt(candidate: RouteCandidate, key: RoutingKey | unde
   return { candidate, key, ctx, request };
 }
 
-/** The key the primary attempt will use (no side effect on health), for converting it during admission. */
-export function firstKey(candidate: RouteCandidate, health: KeyHealth, affinity?: string): RoutingKey | undefined {
+/**
+ * The keys of an endpoint in the order to try them (no side effect on health); `[undefined]` for a provider
+ * that needs none. Admission orders the primary's once and the route's first pass uses that order, so the
+ * request converted during admission is the one sent (a second draw could pick another key and convert again).
+ */
+export function keyOrder(candidate: RouteCandidate, health: KeyHealth, affinity?: string): (RoutingKey | undefined)[] {
   const keys = candidate.endpoint.provider.keys;
-  return keys.length === 0 ? undefined : orderKeys(keys, (ref) => health.isUsable(ref), affinity)[0];
+  return keys.length === 0 ? [undefined] : orderKeys(keys, (ref) => health.isUsable(ref), affinity);
 }
 
 export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSignal): Promise<ServedRoute> {
@@ -114,7 +120,7 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
     candidates: for (const candidate of route.candidates) {
       const provider = candidate.endpoint.provider;
       if (provider.adapter.local) return { ...prepareAttempt(candidate, undefined, route.req), response: null, attempts };
-      const keys: (RoutingKey | undefined)[] = provider.keys.length === 0 ? [undefined] : orderKeys(provider.keys, (ref) => deps.health.isUsable(ref), route.affinity);
+      const keys = pass === 0 && route.firstKeys && candidate === route.first?.candidate ? route.firstKeys : keyOrder(candidate, deps.health, route.affinity);
       for (const key of keys) {
         if (!within()) break candidates;
         if (signal.aborted) throw signal.reason ?? new Error('aborted');
