@@ -39,10 +39,6 @@ export class UpstreamHttpError extends AppError {
     this.failure = failure;
     this.upstreamStatus = upstreamStatus;
   }
-
-  get retryable(): boolean {
-    return this.failure.kind === 'server_error' || this.failure.kind === 'overloaded';
-  }
 }
 
 export const headerRecord = (h: UpstreamResponse['headers']) => h as Record<string, string | string[] | undefined>;

@@ -7,21 +7,14 @@
 import { AppError } from '@/server/errors';
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { secretsEqual } from '@/server/auth/secret-token';
-import { refuseReservation, reserveInOneStatement, type ReservationRow } from './reserve';
+import { refuseReservation, reserveInOneStatement, type ReservationRequest, type ReservationRow } from './reserve';
 
-export interface KeyAdmissionInput {
+/** A reservation request for a key given by hash (the statement authenticates it). */
+export type KeyAdmissionInput = Pick<ReservationRequest, 'model' | 'modelAliases' | 'provider' | 'generationId' | 'amountMicros' | 'ttlMs'> & {
   /** SHA-256 hash of a well-formed API key (hashSecret). */
   keyHash: string;
-  /** The catalog model id, checked against the key's allowed models and recorded on the reservation. */
-  model: string;
-  /** The model's other names: a key allowed one of them may use it. */
-  modelAliases?: readonly string[];
-  provider: string;
-  generationId: string;
-  amountMicros: bigint;
-  ttlMs?: number;
   now?: Date;
-}
+};
 
 export type KeyAdmission =
   | {
