@@ -8,6 +8,7 @@ import next from 'next';
 import { closeDatabase, database } from '@/server/db';
 import { env, EnvError } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
+import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
 import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
@@ -22,7 +23,6 @@ import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
 import { processRuntime } from '@/server/runtime/process-runtime';
 
-const CHAT_PATH = '/api/v1/chat/completions';
 
 async function main() {
   let e;
@@ -61,10 +61,11 @@ async function main() {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    if (pathname === CHAT_PATH || pathname === CHAT_PATH + '/') {
-      if (req.method === 'POST') return void handleChatNode(runtime, req, res);
+    const gateway = gatewayFormatFor(pathname);
+    if (gateway) {
+      if (req.method === 'POST') return void handleChatNode(runtime, req, res, gateway);
       if (req.method !== 'OPTIONS') {
-        return sendNodeError(res, new AppError('method_not_allowed', 'Use POST for /api/v1/chat/completions', {}, { allow: 'POST' }), newRequestId());
+        return sendNodeError(res, new AppError('method_not_allowed', `Use POST for ${pathname}`, {}, { allow: 'POST' }), newRequestId());
       }
     }
     if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken, !e.embedded);

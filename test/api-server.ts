@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { NextRequest } from 'next/server';
 import { handleChatNode } from '@/server/gateway/node-handler';
+import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
 import { createRuntime, type Runtime } from '@/server/runtime/runtime';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
@@ -75,7 +76,8 @@ export async function startApiServer(): Promise<ApiServer> {
   const runtime = createRuntime();
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/api/v1/chat/completions' && req.method === 'POST') return void handleChatNode(runtime, req, res);
+    const gateway = gatewayFormatFor(url.pathname);
+    if (gateway && req.method === 'POST') return void handleChatNode(runtime, req, res, gateway);
     const parts = url.pathname.split('/').filter(Boolean);
     for (const route of routes) {
       const params = match(route, parts);

@@ -12,11 +12,12 @@ import type { ChatRequest } from '@/server/providers/types';
 import { planRoute, resolveModelOrThrow, type RouteCandidate } from '@/server/routing/plan-route';
 import type { RoutingKey, RoutingModel } from '@/server/routing/routing-table';
 import type { Runtime } from '@/server/runtime/runtime';
-import { hasImages, MAX_BODY_BYTES, parseChatRequest } from './chat-request-schema';
+import { hasImages, MAX_BODY_BYTES } from './chat-request-schema';
 import { reservationMicros } from './cost';
 import { dispatchEarly } from './early-dispatch';
 import { keyOrder, openRoute, prepareAttempt, type Route, type ServedRoute } from './open-route';
 import type { ChatTransport } from './transport';
+import type { WireFormat } from './wire-format';
 
 export interface Admission {
   principal: Principal;
@@ -44,16 +45,16 @@ const EARLY_BODY_MAX = 256 * 1024;
  * @param authenticated a principal the caller already authenticated (the console's playground, signed in
  *   with a session); otherwise the Bearer credential of the request is used.
  */
-export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<Admission> {
-  const token = authenticated ? null : bearerFromHeader(t.header('authorization'));
+export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, authenticated?: Principal): Promise<Admission> {
+  const token = authenticated ? null : bearerFromHeader(authorizationHeader(t));
   if (token && isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) {
     const declared = Number(t.header('content-length'));
-    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(rt, t, token);
+    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(rt, t, format, token);
   }
 
-  const principal = authenticated ?? (await authenticateBearer(t.header('authorization')));
+  const principal = authenticated ?? (await authenticateBearer(authorizationHeader(t)));
   await rt.rateLimiter.check(token && principal.kind === 'api_key' ? apiKeySubject(token) : principal.apiKey?.id ?? `user:${principal.userId}`);
-  const p = await prepare(rt, t, (model) => authorizeModel(principal, model));
+  const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model));
   keepAllowedFallbacks(principal, p.route);
 
   const generationId = newGenerationId();
@@ -78,17 +79,17 @@ export async function admit(rt: Runtime, t: ChatTransport, authenticated?: Princ
  * authenticates the key, checks its allowed models and reserves (ledger/reserve-for-api-key.ts). The
  * rate limit is counted by the key's hash, which identifies it as its id does.
  */
-async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promise<Admission> {
+async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, token: string): Promise<Admission> {
   const keyHash = hashSecret(token);
   let resolved: RoutingModel | undefined;
   let p: Prepared;
   try {
     await rt.rateLimiter.check(`key:${keyHash}`);
-    p = await prepare(rt, t, (model) => void (resolved = model));
+    p = await prepare(rt, t, format, (model) => void (resolved = model));
   } catch (err) {
     // Refused before the key was checked: answer in admission order all the same — 401 for a bad key
     // before anything else, then 403 for a model the key may not use before what is checked after it.
-    const principal = await authenticateBearer(t.header('authorization'));
+    const principal = await authenticateBearer(authorizationHeader(t));
     if (resolved) authorizeModel(principal, resolved);
     throw err;
   }
@@ -109,6 +110,17 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, token: string): Promis
     early?.cancel();
     throw err;
   }
+}
+
+/**
+ * `Authorization: Bearer <key>`, or the key alone in `x-api-key` (what Anthropic's SDKs and Claude Code send
+ * with an API key; accepted on every gateway route so a client needs no special case).
+ */
+export function authorizationHeader(t: Pick<ChatTransport, 'header'>): string | undefined {
+  const authorization = t.header('authorization');
+  if (authorization) return authorization;
+  const apiKey = t.header('x-api-key');
+  return apiKey ? `Bearer ${apiKey.trim()}` : undefined;
 }
 
 const apiKeySubject = (token: string) => `key:${hashSecret(token)}`;
@@ -149,7 +161,7 @@ function tracking(t: ChatTransport): Admission['tracking'] {
 type Prepared = Pick<Admission, 'req' | 'model' | 'route'>;
 
 /** Parse (400/413/415) → resolve model (404) → authorize it (403) → capabilities (400) → endpoints (503/404) → convert (400). */
-async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: RoutingModel) => void): Promise<Prepared> {
+async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, authorize: (model: RoutingModel) => void): Promise<Prepared> {
   const ct = t.header('content-type');
   if (ct && !/^application\/(json|[\w.+-]*\+json)\b/i.test(ct)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
   const raw = await t.readBody(MAX_BODY_BYTES);
@@ -160,7 +172,7 @@ async function prepare(rt: Runtime, t: ChatTransport, authorize: (model: Routing
     throw new AppError('bad_request', 'Malformed JSON in request body');
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new AppError('bad_request', 'The request body must be a JSON object');
-  const req = parseChatRequest(json);
+  const req = await format.parse(json as Record<string, unknown>, (name) => t.header(name));
 
   await rt.routing.ready; // resolved after the first load: a microtask, no I/O
   const table = rt.routing.table();

@@ -55,6 +55,7 @@ export function completionBody(p: {
   finishReason: FinishReason;
   usage: UsageOut;
   error?: MidStreamError;
+  created?: number;
 }) {
   const message: Record<string, unknown> = { role: 'assistant', content: p.message.content ?? null };
   if (p.message.tool_calls?.length) message.tool_calls = p.message.tool_calls;
@@ -63,7 +64,7 @@ export function completionBody(p: {
   return {
     id: p.id,
     object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
+    created: p.created ?? Math.floor(Date.now() / 1000),
     model: p.model,
     provider: p.provider,
     choices: [{ index: 0, message, finish_reason: p.finishReason, ...(p.error ? { error: { code: p.error.code, message: p.error.message, metadata: {} } } : {}) }],

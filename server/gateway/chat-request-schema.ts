@@ -10,13 +10,26 @@ export const MAX_BODY_BYTES = 25 * 1024 * 1024;
 const modelName = z.string().min(1, 'a model name must not be empty').max(256);
 const providerId = z.string().min(1).max(64);
 
-const textPart = z.object({ type: z.literal('text'), text: z.string() });
+/**
+ * A prompt-cache breakpoint (Anthropic's `cache_control`), kept wherever the client puts it: on text, image
+ * and file parts of any message, and on tool definitions. Passed to Anthropic at exactly that place.
+ */
+export const cacheControlSchema = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
+
+const textPart = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControlSchema.optional() });
 const imagePart = z.object({
   type: z.literal('image_url'),
   image_url: z.object({ url: z.string().min(1, 'image_url.url must not be empty'), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  cache_control: cacheControlSchema.optional(),
 });
-const part = z.discriminatedUnion('type', [textPart, imagePart], {
-  error: (iss) => (iss.code === 'invalid_union' ? 'Unsupported content part: use {"type":"text"} or {"type":"image_url"}' : undefined),
+/** A document (PDF) as OpenAI's file part: `file_data` is a base64 data URL (`data:application/pdf;base64,…`). */
+const filePart = z.object({
+  type: z.literal('file'),
+  file: z.object({ filename: z.string().max(1024).optional(), file_data: z.string().min(1).optional(), file_id: z.string().max(256).optional() }),
+  cache_control: cacheControlSchema.optional(),
+});
+const part = z.discriminatedUnion('type', [textPart, imagePart, filePart], {
+  error: (iss) => (iss.code === 'invalid_union' ? 'Unsupported content part: use {"type":"text"}, {"type":"image_url"} or {"type":"file"}' : undefined),
 });
 const content = z.union([z.string(), z.array(part)]);
 
@@ -75,6 +88,7 @@ export const chatRequestSchema = z.object({
           parameters: boundedJsonObject().optional(),
           strict: z.boolean().nullish().transform((v) => v ?? undefined).optional(),
         }),
+        cache_control: cacheControlSchema.optional(),
       }),
     )
     .max(512)
@@ -108,8 +122,18 @@ export const chatRequestSchema = z.object({
     .optional(),
 });
 
+/**
+ * The client's own body, for an upstream of the same family: a `/api/v1/messages` request to an Anthropic
+ * endpoint, a `/api/v1/responses` request to an OpenAI endpoint, passes on nearly unchanged (thinking
+ * signatures and cache breakpoints byte for byte). The chat fields are filled all the same: routing,
+ * estimates and every other provider's converter read those.
+ */
+export type NativeRequest =
+  | { format: 'anthropic-messages'; body: Record<string, unknown>; /** The client's `anthropic-beta` header, forwarded. */ beta?: string }
+  | { format: 'openai-responses'; body: Record<string, unknown> };
+
 /** The validated request: the one type of a chat request (providers/types.ts re-exports it and its parts). */
-export type ChatRequest = z.output<typeof chatRequestSchema>;
+export type ChatRequest = z.output<typeof chatRequestSchema> & { native?: NativeRequest };
 
 /** Validates and checks what a schema cannot: a user message exists, tool results answer earlier calls. */
 export function parseChatRequest(json: unknown): ChatRequest {

@@ -1,9 +1,9 @@
-// POST /api/v1/chat/completions, transport-independent:
+// POST /api/v1/chat/completions, /api/v1/messages and /api/v1/responses, transport- and format-independent:
 // admit (auth, validate, reserve) → open upstream (retries before the first byte) → stream or answer →
 // meter → settle. Every admitted generation is settled exactly once, whatever happens: right before its final
 // usage is sent (the runners call `commit`), or in the finally block if it never got that far.
 import type { Principal } from '@/server/auth/authenticate-bearer';
-import { errorReply } from '@/server/errors';
+import { toErrorBody } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
 import { EMPTY_USAGE } from '@/server/providers/types';
 import type { SettleInput } from '@/server/ledger/settle-generation';
@@ -14,16 +14,20 @@ import { runStreaming } from './run-streaming';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import { attemptsIn } from './open-route';
 import type { ChatTransport } from './transport';
+import type { WireFormat } from './wire-format';
 
-/** @param rt the process's runtime (server/runtime): settlement queue, batcher, pools, providers, limits. */
-export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<void> {
+/**
+ * @param rt the process's runtime (server/runtime): settlement queue, batcher, pools, providers, limits.
+ * @param format the client's wire format (wire-format.ts): how the body is read and the answer written.
+ */
+export async function handleChat(rt: Runtime, t: ChatTransport, format: WireFormat, authenticated?: Principal): Promise<void> {
   const requestId = newRequestId();
   const started = performance.now();
   let a: Admission;
   try {
-    a = await admit(rt, t, authenticated);
+    a = await admit(rt, t, format, authenticated);
   } catch (err) {
-    const { status, body, headers } = errorReply(err, requestId, 'admission');
+    const { status, body, headers } = format.errorReply(err, requestId, 'admission');
     t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
     return;
   }
@@ -38,20 +42,22 @@ export async function handleChat(rt: Runtime, t: ChatTransport, authenticated?: 
   };
   let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: 0 };
   try {
-    outcome = a.req.stream ? await runStreaming(rt, t, a, requestId, started, commit) : await runNonStreaming(rt, t, a, requestId, commit);
+    await format.afterAdmission?.(a.req, a.principal);
+    outcome = a.req.stream ? await runStreaming(rt, t, format, a, requestId, started, commit) : await runNonStreaming(rt, t, format, a, requestId, commit);
   } catch (err) {
     // Only reached before anything was sent: the client gets an HTTP error; nothing is charged.
     const aborted = t.signal.aborted;
-    const { status, body, headers } = errorReply(err, requestId, 'generation');
+    const { status, body, headers } = format.errorReply(err, requestId, 'generation');
     if (!aborted) {
-      t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
+      t.sendJson(status, body, { ...headers, 'x-request-id': requestId, 'x-generation-id': a.generationId });
     }
+    const summary = toErrorBody(err).body.error;
     outcome = {
       usage: EMPTY_USAGE,
       produced: false,
       finishReason: null,
       status: aborted ? 'ABORTED' : 'ERROR',
-      error: { code: String(body.error.metadata.error_type ?? body.error.code), message: body.error.message },
+      error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
       streamed: a.req.stream,
       attempts: attemptsIn(err),
     };

@@ -3,10 +3,13 @@ import { readNodeBody } from '@/server/http/read-body';
 import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
 import type { ChatTransport } from './transport';
+import { chatFormat } from './chat-format';
+import type { WireFormat } from './wire-format';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
-export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** @param format the wire format of the route (chat completions unless given). */
+export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerResponse, format: WireFormat = chatFormat): Promise<void> {
   const controller = new AbortController();
   // 'close' on the response fires when the socket goes away before we ended: the client disconnected.
   res.on('close', () => {
@@ -45,5 +48,5 @@ export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerRes
       if (!res.writableEnded) res.end();
     },
   };
-  return handleChat(rt, transport);
+  return handleChat(rt, transport, format);
 }

@@ -5,10 +5,12 @@ import { AppError } from '@/server/errors';
 import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
 import type { ChatTransport } from './transport';
+import { chatFormat } from './chat-format';
+import type { WireFormat } from './wire-format';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
 
-export function handleChatRequest(rt: Runtime, request: Request, authenticated?: Principal): Promise<Response> {
+export function handleChatRequest(rt: Runtime, request: Request, authenticated?: Principal, format: WireFormat = chatFormat): Promise<Response> {
   return new Promise<Response>((resolve) => {
     const encoder = new TextEncoder();
     let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
@@ -49,6 +51,6 @@ export function handleChatRequest(rt: Runtime, request: Request, authenticated?:
         }
       },
     };
-    void handleChat(rt, transport, authenticated);
+    void handleChat(rt, transport, format, authenticated);
   });
 }

@@ -1,16 +1,16 @@
-import { AppError } from '@/server/errors';
+import { AppError, errorReply } from '@/server/errors';
 import type { ConvertedResponse } from '@/server/providers/types';
 import type { Admission } from './admit';
-import { completionBody, usageOut } from './chat-chunks';
 import { maxOutputTokens } from './cost';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import { capCompleteAnswer } from './output-limit';
 import { openRoute } from './open-route';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
+import type { FinalAnswer, RenderContext, WireFormat } from './wire-format';
 
 /** @param commit settles the generation; called before the answer (with its usage) is sent (handle-chat.ts). */
-export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, commit: (o: GenerationOutcome) => void): Promise<GenerationOutcome> {
+export async function runNonStreaming(rt: Runtime, t: ChatTransport, format: WireFormat, a: Admission, requestId: string, commit: (o: GenerationOutcome) => void): Promise<GenerationOutcome> {
   const served = await (a.upstream ?? openRoute(rt, a.route, t.signal));
   const { endpoint, model } = served.candidate;
   const adapter = endpoint.provider.adapter;
@@ -49,10 +49,10 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, a: Admissio
   };
   const { costMicros } = chargeFor(endpoint, outcome, a.reservedMicros);
   commit(outcome); // journaled before the client can see usage.cost
-  t.sendJson(
-    200,
-    completionBody({ id: a.generationId, model: model.id, provider: endpoint.provider.id, message, finishReason, usage: usageOut(limited.usage, costMicros), error: converted.error }),
-    { 'x-request-id': requestId },
-  );
+  const ctx: RenderContext = { generationId: a.generationId, requestId, model: model.id, provider: endpoint.provider.id, req: a.req, created: Math.floor(Date.now() / 1000) };
+  const answer: FinalAnswer = { message, finishReason, usage: limited.usage, costMicros, error: converted.error };
+  // The answer is charged and valid whatever happens here: a failure to keep it is logged, not answered.
+  await format.beforeFinal?.(ctx, a.principal, answer).catch((err: unknown) => void errorReply(err, requestId, 'keeping the answer'));
+  t.sendJson(200, format.complete(ctx, answer), { 'x-request-id': requestId, 'x-generation-id': a.generationId });
   return outcome;
 }

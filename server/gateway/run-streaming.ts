@@ -1,11 +1,15 @@
 // The streaming path. Upstream bytes are parsed once (shared SSE parser), translated by the provider's
-// converter and written to the client as they arrive: no buffering, one write per delta, backpressure
-// from a slow client pauses the upstream read. Every stream ends with a finish chunk carrying usage, or
-// an error chunk, and then [DONE] — never a silent cut.
+// converter, rendered in the client's wire format (wire-format.ts) and written as they arrive: no
+// buffering, one write per delta, backpressure from a slow client pauses the upstream read. Every stream
+// ends with the format's terminal events carrying usage, or its error events — never a silent cut.
+//
+// Response headers wait for the route to open (so a refusal before the first byte keeps its HTTP status,
+// e.g. 429 with Retry-After) but at most `rt.streamHeadersAfterMs`: a client waiting on a slow upstream gets
+// headers and keep-alives at once, and a failure after that is reported inside the stream.
+import { AppError, errorReply, isAppError } from '@/server/errors';
 import { createSseParser } from '@/server/providers/sse';
-import type { MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '@/server/providers/types';
+import type { AssistantMessage, MidStreamError, MidStreamErrorCode, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '@/server/providers/types';
 import type { Admission } from './admit';
-import { ChunkWriter, DONE, KEEPALIVE, usageOut } from './chat-chunks';
 import { maxOutputTokens } from './cost';
 import { estimatePromptTokens, estimateTokensFromChars, measurePrompt } from '@/server/providers/estimate-tokens';
 import { chargeFor, type GenerationOutcome } from './outcome';
@@ -14,24 +18,53 @@ import { attemptsIn, openRoute, type ServedRoute } from './open-route';
 import { UpstreamHttpError } from './upstream-errors';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
+import type { FinalAnswer, RenderContext, WireFormat } from './wire-format';
 
 /** @param commit settles the generation; called before its final usage is written (handle-chat.ts). */
-export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, requestId: string, started: number, commit: (o: GenerationOutcome) => void): Promise<GenerationOutcome> {
+export async function runStreaming(
+  rt: Runtime,
+  t: ChatTransport,
+  format: WireFormat,
+  a: Admission,
+  requestId: string,
+  started: number,
+  commit: (o: GenerationOutcome) => void,
+): Promise<GenerationOutcome> {
   // Upstream bytes (parsed here, chunk by chunk) or, for a local adapter, its events.
   let body: AsyncIterable<Buffer> | null = null;
   let events: AsyncIterable<SseEvent> | null = null;
   let earlyError: MidStreamError | null = null;
   let served: ServedRoute | null = null;
   let attempts = 0;
+  let headersSent = false;
+  let lastWrite = Date.now();
+  const write = (s: string) => {
+    lastWrite = Date.now();
+    return s === '' ? undefined : t.write(s);
+  };
+  const sendHeaders = (keepAlive: string) => {
+    if (headersSent || t.signal.aborted) return;
+    headersSent = true;
+    t.startStream({ 'x-request-id': requestId, 'x-generation-id': a.generationId });
+    if (keepAlive) void write(keepAlive);
+  };
+  const opening = a.upstream ?? openRoute(rt, a.route, t.signal);
+  const holdHeaders = setTimeout(() => sendHeaders(format.stream(renderContext(a, requestId, a.route.candidates[0]!)).keepAlive), rt.streamHeadersAfterMs);
   try {
-    served = await (a.upstream ?? openRoute(rt, a.route, t.signal));
+    served = await opening;
     attempts = served.attempts.length;
   } catch (err) {
-    // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code.
+    // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code; any
+    // failure once the headers are out can only be reported inside the stream.
     if (err instanceof UpstreamHttpError && err.failure.kind === 'context_length_exceeded') {
       earlyError = { code: 'context_length_exceeded', message: err.message };
       attempts = attemptsIn(err);
+    } else if (headersSent && !t.signal.aborted) {
+      earlyError = midStreamErrorOf(err);
+      attempts = attemptsIn(err);
     } else throw err;
+  } finally {
+    clearTimeout(holdHeaders);
   }
   const candidate = served?.candidate ?? a.route.candidates[0]!;
   const endpoint = candidate.endpoint;
@@ -40,19 +73,17 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
   if (served?.response) body = served.response.body;
   else if (served && adapter.local) events = adapter.local.stream(a.req, t.signal);
 
-  const w = new ChunkWriter(a.generationId, candidate.model.id, endpoint.provider.id);
-  t.startStream({ 'x-request-id': requestId, 'x-generation-id': a.generationId });
-  let lastWrite = Date.now();
-  const write = (s: string) => {
-    lastWrite = Date.now();
-    return t.write(s);
-  };
-  await write(w.delta({ role: 'assistant', content: '' }));
+  const ctx = renderContext(a, requestId, candidate);
+  const render = format.stream(ctx);
+  sendHeaders('');
+  await write(render.start());
   const keepAliveMs = rt.streamKeepAliveMs;
   const keepAlive = setInterval(() => {
-    if (Date.now() - lastWrite >= keepAliveMs) void write(KEEPALIVE);
+    if (Date.now() - lastWrite >= keepAliveMs) void write(render.keepAlive);
   }, Math.max(50, Math.floor(keepAliveMs / 2)));
 
+  // The whole answer, only for a format that keeps it (the Responses API's `store`).
+  const answer: AssistantMessage | null = format.beforeFinal ? { role: 'assistant', content: null } : null;
   const exclude = !!a.req.reasoning?.exclude;
   let outputChars = 0;
   let ttftMs: number | undefined;
@@ -71,7 +102,8 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
       if (n === 0 && !d.tool_calls && !d.reasoning_details) continue;
       outputChars += n;
       ttftMs ??= Math.round(performance.now() - started);
-      const p = write(w.delta(d));
+      if (answer) accumulate(answer, d);
+      const p = write(render.delta(d));
       if (p) (pending ??= []).push(p);
     }
     return pending && Promise.all(pending).then(() => {});
@@ -133,12 +165,45 @@ export async function runStreaming(rt: Runtime, t: ChatTransport, a: Admission, 
   };
   if (!aborted) {
     commit(outcome); // journaled before the client can see usage.cost
-    const u = usageOut(usage, chargeFor(endpoint, outcome, a.reservedMicros).costMicros);
-    await write(failure ? w.error(failure, u, { provider: endpoint.provider.id, request_id: requestId }) : w.finish(finishReason, u));
-    await write(DONE);
+    const final = { usage, costMicros: chargeFor(endpoint, outcome, a.reservedMicros).costMicros };
+    if (answer) {
+      const full: FinalAnswer = { ...final, message: answer, finishReason: failure ? 'error' : finishReason, error: failure ?? undefined };
+      await format.beforeFinal!(ctx, a.principal, full).catch((err: unknown) => void errorReply(err, requestId, 'keeping the answer'));
+    }
+    await write(failure ? render.error(failure, final, { provider: endpoint.provider.id, request_id: requestId }) : render.finish(finishReason, final));
     t.end();
   }
   return outcome;
+}
+
+function renderContext(a: Admission, requestId: string, candidate: Admission['route']['candidates'][number]): RenderContext {
+  return { generationId: a.generationId, requestId, model: candidate.model.id, provider: candidate.endpoint.provider.id, req: a.req, created: Math.floor(Date.now() / 1000) };
+}
+
+/** A failure to open the route after the headers went out, as the stream's error (the provider's own words kept). */
+function midStreamErrorOf(err: unknown): MidStreamError {
+  if (err instanceof UpstreamHttpError) {
+    const code: MidStreamErrorCode = err.failure.kind === 'rate_limited' ? 'rate_limit' : err.failure.kind === 'context_length_exceeded' ? 'context_length_exceeded' : 'server_error';
+    return { code, message: err.message };
+  }
+  if (isAppError(err)) return { code: err.code === 'rate_limited' ? 'rate_limit' : 'server_error', message: err.message };
+  return { code: 'server_error', message: new AppError('upstream_error', 'The provider could not be reached').message };
+}
+
+/** Appends a delta to the whole answer (tool-call fragments joined by index, as a client would). */
+function accumulate(m: AssistantMessage, d: StreamDelta): void {
+  if (d.content) m.content = (m.content ?? '') + d.content;
+  if (d.reasoning) m.reasoning = (m.reasoning ?? '') + d.reasoning;
+  if (d.reasoning_details) (m.reasoning_details ??= []).push(...d.reasoning_details);
+  for (const c of d.tool_calls ?? []) {
+    const calls = (m.tool_calls ??= []);
+    const at = calls[c.index];
+    if (!at) calls[c.index] = { id: c.id ?? '', type: 'function', function: { name: c.function.name ?? '', arguments: c.function.arguments ?? '' } };
+    else {
+      if (c.function.name && !at.function.name) at.function.name = c.function.name;
+      at.function.arguments += c.function.arguments ?? '';
+    }
+  }
 }
 
 function stripReasoning(d: StreamDelta): void {

@@ -45,6 +45,11 @@ export interface Runtime {
   /** A stream that has written nothing for this long gets an SSE comment (proxies close idle streams). */
   readonly streamKeepAliveMs: number;
   /**
+   * A stream's response headers wait at most this long for the route to open (gateway/run-streaming.ts):
+   * refusals that come quicker keep their HTTP status; a slow upstream's client gets headers and keep-alives.
+   */
+  readonly streamHeadersAfterMs: number;
+  /**
    * Shutdown, once the server has stopped taking requests: writes every queued settlement (then removes
    * the journal file if nothing in it is left unsettled), stops renewing leases and watching the routing
    * sources, then closes the provider connections and the Redis connections (a later request would open them again).
@@ -62,6 +67,8 @@ export interface RuntimeOptions {
   /** Prefix of key health's Redis channel and hash (default `switchboard:key-health`); tests pass their own. */
   healthRedisPrefix?: string;
   streamKeepAliveMs?: number;
+  /** Default 1 s. */
+  streamHeadersAfterMs?: number;
   /** The settlement journal's directory; default none (processRuntime passes SETTLEMENT_JOURNAL_DIR). */
   settlementJournalDir?: string | null;
   /** Reservation lease; default 90 s (processRuntime passes RESERVATION_LEASE_MS). */
@@ -88,6 +95,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     rateLimiter,
     upstream,
     streamKeepAliveMs: options.streamKeepAliveMs ?? 10_000,
+    streamHeadersAfterMs: options.streamHeadersAfterMs ?? 1_000,
     async close() {
       await settlements.drain();
       leases.stop();

@@ -36,6 +36,7 @@ function convertParts(content: string | ContentPart[], model: ResolvedModel, rol
   const parts: ContentPart[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   return parts.flatMap((part): (TextBlock | ImageBlock)[] => {
     if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    if (part.type === 'file') throw new AppError('bad_request', `${model.id} does not accept file (PDF) parts here yet`, { model: model.id, capability: 'supportsPdf' });
     if (role !== 'user' && role !== 'tool') throw new AppError('bad_request', `Anthropic accepts images only in user and tool messages, not in ${role} messages`);
     return [convertImage(part.image_url.url, model)];
   });

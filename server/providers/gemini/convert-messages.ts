@@ -163,6 +163,7 @@ function convertContent(content: string | ContentPart[] | null): GeminiPart[] {
   if (typeof content === 'string') return content ? [{ text: content }] : [];
   return content.flatMap((part): GeminiPart[] => {
     if (part.type === 'text') return part.text ? [{ text: part.text }] : [];
+    if (part.type === 'file') throw new AppError('bad_request', 'File (PDF) parts are not accepted here yet', { capability: 'supportsPdf' });
     return [convertImage(part.image_url.url)];
   });
 }

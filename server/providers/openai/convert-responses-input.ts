@@ -1,3 +1,4 @@
+import { AppError } from '@/server/errors';
 // OpenAI chat messages → Responses API `input` items (developers.openai.com, "Migrate to the Responses
 // API"): messages keep their role, an assistant's tool calls become `function_call` items, tool messages
 // `function_call_output` items, and reasoning we returned earlier (encrypted, as reasoning_details) comes
@@ -13,7 +14,11 @@ export type ResponsesInputItem = Record<string, unknown>;
 function convertParts(content: string | ContentPart[]): string | InputPart[] {
   if (typeof content === 'string') return content;
   return content.map((part): InputPart =>
-    part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: part.image_url.url, detail: part.image_url.detail ?? 'auto' },
+    part.type === 'file'
+      ? (() => {
+          throw new AppError('bad_request', 'File (PDF) parts are not accepted here yet', { capability: 'supportsPdf' });
+        })()
+      : part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: part.image_url.url, detail: part.image_url.detail ?? 'auto' },
   );
 }
 

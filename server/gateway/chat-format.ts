@@ -1,0 +1,48 @@
+// The OpenAI Chat Completions wire format (POST /api/v1/chat/completions), the gateway's own.
+import { errorReply } from '@/server/errors';
+import type { ChatRequest } from '@/server/providers/types';
+import { ChunkWriter, completionBody, DONE, KEEPALIVE, usageOut } from './chat-chunks';
+import { parseChatRequest } from './chat-request-schema';
+import type { WireFormat } from './wire-format';
+
+/**
+ * `stream` left out means a stream (the spec's default), except for a client that asks for JSON only:
+ * `Accept` naming application/json and not text/event-stream (what the OpenAI SDKs send on a plain
+ * `create()`). Clients that send `Accept: *\/*` (curl, Vercel's AI SDK) get the spec's default.
+ */
+export function wantsJsonOnly(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const a = accept.toLowerCase();
+  return a.includes('application/json') && !a.includes('text/event-stream');
+}
+
+export const chatFormat: WireFormat = {
+  id: 'chat',
+  parse(json, header): ChatRequest {
+    const body = json.stream === undefined && wantsJsonOnly(header('accept')) ? { ...json, stream: false } : json;
+    return parseChatRequest(body);
+  },
+  errorReply: (err, requestId, where) => errorReply(err, requestId, where),
+  complete(ctx, answer) {
+    return completionBody({
+      id: ctx.generationId,
+      model: ctx.model,
+      provider: ctx.provider,
+      message: answer.message,
+      finishReason: answer.finishReason,
+      usage: usageOut(answer.usage, answer.costMicros),
+      error: answer.error,
+      created: ctx.created,
+    });
+  },
+  stream(ctx) {
+    const w = new ChunkWriter(ctx.generationId, ctx.model, ctx.provider, ctx.created);
+    return {
+      keepAlive: KEEPALIVE,
+      start: () => w.delta({ role: 'assistant', content: '' }),
+      delta: (d) => w.delta(d),
+      finish: (reason, final) => w.finish(reason, usageOut(final.usage, final.costMicros)) + DONE,
+      error: (err, final, metadata) => w.error(err, usageOut(final.usage, final.costMicros), metadata) + DONE,
+    };
+  },
+};
