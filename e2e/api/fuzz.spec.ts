@@ -46,6 +46,22 @@ function send(origin: string, req: { method: string; path: string; headers: Reco
   });
 }
 
+interface ErrorShape {
+  type?: unknown;
+  error?: { message?: unknown; metadata?: unknown; type?: unknown };
+}
+
+/**
+ * The spec's error body, except on the native formats, which answer in their own: the Anthropic Messages API
+ * (`{"type":"error","error":{"type","message"}}`) and the OpenAI Responses API (`{"error":{"message","type",…}}`).
+ */
+function hasErrorBodyFor(path: string, body: ErrorShape | undefined): boolean {
+  const pathname = path.split('?')[0]!;
+  if (/^\/api\/v1\/messages(\/|$)/.test(pathname)) return body?.type === 'error' && typeof body.error?.type === 'string' && typeof body.error.message === 'string';
+  if (/^\/api\/v1\/responses(\/|$)/.test(pathname)) return typeof body?.error?.message === 'string' && typeof body.error.type === 'string';
+  return typeof body?.error?.message === 'string' && typeof body.error.metadata === 'object';
+}
+
 let key = '';
 let sessionCookie = '';
 let routes: RouteTemplate[] = [];
@@ -123,13 +139,13 @@ test('400 generated malformed requests across every route: no 5xx, every one ans
       if (reply.status >= 500 && !notConfigured) failures.push(`${label} → ${reply.status} ${reply.body.slice(0, 200)}`);
       // The spec's error body on our own JSON API (tRPC and next-auth speak their own formats).
       if (reply.status >= 400 && (path.startsWith('/api/v1/') || g.route.kind === 'webhook') && method !== 'HEAD') {
-        let parsed: { error?: { message?: unknown; metadata?: unknown } } | undefined;
+        let parsed: ErrorShape | undefined;
         try {
           parsed = JSON.parse(reply.body);
         } catch {
           parsed = undefined;
         }
-        if (typeof parsed?.error?.message !== 'string' || typeof parsed.error.metadata !== 'object') failures.push(`${label} → ${reply.status} without the spec body: ${reply.body.slice(0, 200)}`);
+        if (!hasErrorBodyFor(path, parsed)) failures.push(`${label} → ${reply.status} without the spec body: ${reply.body.slice(0, 200)}`);
       }
       // FUZZ_REPORT_ALL=1 sends every request and lists all failures instead of stopping at the first.
       return (process.env.FUZZ_REPORT_ALL === '1' || failures.length === 0) && Date.now() - started < ANSWER_WITHIN_MS;
