@@ -57,9 +57,10 @@ interface ErrorShape {
  */
 function hasErrorBodyFor(path: string, body: ErrorShape | undefined): boolean {
   const pathname = path.split('?')[0]!;
-  if (/^\/api\/v1\/messages(\/|$)/.test(pathname)) return body?.type === 'error' && typeof body.error?.type === 'string' && typeof body.error.message === 'string';
-  if (/^\/api\/v1\/responses(\/|$)/.test(pathname)) return typeof body?.error?.message === 'string' && typeof body.error.type === 'string';
-  return typeof body?.error?.message === 'string' && typeof body.error.metadata === 'object';
+  const specBody = typeof body?.error?.message === 'string' && typeof body.error.metadata === 'object';
+  if (/^\/api\/v1\/messages(\/|$)/.test(pathname)) return specBody || (body?.type === 'error' && typeof body.error?.type === 'string' && typeof body.error.message === 'string');
+  if (/^\/api\/v1\/responses(\/|$)/.test(pathname)) return specBody || (typeof body?.error?.message === 'string' && typeof body.error.type === 'string');
+  return specBody;
 }
 
 let key = '';
