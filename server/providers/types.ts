@@ -66,6 +66,11 @@ export interface NormalizedUsage {
   completionTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /**
+   * The part of cacheWriteTokens written to the 1-hour cache (Anthropic's `ttl: "1h"`), priced apart
+   * (Pricing.cacheWrite1hPrice). Absent means 0: only providers that report such writes set it.
+   */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
 }
 
@@ -172,4 +177,4 @@ export interface LocalProvider {
   complete(req: ChatRequest): unknown;
 }
 
-export const EMPTY_USAGE: NormalizedUsage = Object.freeze({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+export const EMPTY_USAGE: NormalizedUsage = Object.freeze({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 });
