@@ -1,18 +1,23 @@
 import { usdPerToken } from '@/server/routing/model-endpoints';
-import type { RoutingEndpoint, RoutingModel } from '@/server/routing/routing-table';
+import { chargedPrices, type RoutingEndpoint, type RoutingModel } from '@/server/routing/routing-table';
 
 /** The endpoint a model is priced and described by: its first usable one, else its first. */
 export function primaryEndpoint(m: RoutingModel): RoutingEndpoint {
   return m.endpoints.find((e) => e.provider.enabled && e.provider.configured) ?? m.endpoints[0]!;
 }
 
-/** USD per token as exact decimal strings, OpenRouter's pricing shape; cache prices as charged (0 = the input price). */
+/**
+ * USD per token as exact decimal strings, OpenRouter's pricing shape; cache prices as charged (chargedPrices).
+ * `input_cache_write_1h` is ours: writes to Anthropic's 1-hour cache.
+ */
 export function pricingDto(e: RoutingEndpoint) {
+  const charged = chargedPrices(e);
   return {
-    prompt: usdPerToken(e.inputPrice),
-    completion: usdPerToken(e.outputPrice),
-    input_cache_read: usdPerToken(e.cacheReadPrice || e.inputPrice),
-    input_cache_write: usdPerToken(e.cacheWritePrice || e.inputPrice),
+    prompt: usdPerToken(charged.input),
+    completion: usdPerToken(charged.output),
+    input_cache_read: usdPerToken(charged.cacheRead),
+    input_cache_write: usdPerToken(charged.cacheWrite),
+    input_cache_write_1h: usdPerToken(charged.cacheWrite1h),
     request: '0',
     image: '0',
   };

@@ -3,6 +3,7 @@ import { errorReply } from '@/server/errors';
 import type { ChatRequest } from '@/server/providers/types';
 import { ChunkWriter, completionBody, DONE, KEEPALIVE, usageOut } from './chat-chunks';
 import { parseChatRequest } from './chat-request-schema';
+import { defaultPromptCacheKey } from './prompt-cache-key';
 import type { WireFormat } from './wire-format';
 
 /**
@@ -20,7 +21,7 @@ export const chatFormat: WireFormat = {
   id: 'chat',
   parse(json, header): ChatRequest {
     const body = json.stream === undefined && wantsJsonOnly(header('accept')) ? { ...json, stream: false } : json;
-    return parseChatRequest(body);
+    return defaultPromptCacheKey(parseChatRequest(body), header);
   },
   errorReply: (err, requestId, where) => errorReply(err, requestId, where),
   complete(ctx, answer) {

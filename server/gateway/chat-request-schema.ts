@@ -14,7 +14,14 @@ const providerId = z.string().min(1).max(64);
  * A prompt-cache breakpoint (Anthropic's `cache_control`), kept wherever the client puts it: on text, image
  * and file parts of any message, and on tool definitions. Passed to Anthropic at exactly that place.
  */
-export const cacheControlSchema = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
+export const cacheControlSchema = z
+  .object({
+    type: z.literal('ephemeral'),
+    ttl: z.enum(['5m', '1h']).optional().describe('How long the cached prefix lives: "5m" (the default) or "1h" (dearer to write, see the model\'s input_cache_write_1h price).'),
+  })
+  .describe(
+    'A prompt-cache breakpoint: the prompt up to and including this part (or tool) is cached. Passed to Anthropic exactly here (at most 4 per request); other providers cache on their own and ignore it. A string `content` has no place for it: send parts.',
+  );
 
 const textPart = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControlSchema.optional() });
 const imagePart = z.object({
@@ -107,7 +114,21 @@ export const chatRequestSchema = z.object({
   reasoning_effort: effort.optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
   /** OpenAI's prompt-cache routing hint; also our affinity key when X-Task-ID is absent (routing/plan-route.ts). */
-  prompt_cache_key: z.string().max(1024).optional(),
+  prompt_cache_key: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe("OpenAI's prompt-cache routing key, passed to OpenAI. When absent, the X-Task-ID header's value is sent, so the turns of one agent task share a cache."),
+  /**
+   * Automatic prompt caching (the top-level `cache_control` of Anthropic's Messages API and OpenRouter): for
+   * Anthropic models, breakpoints on the last tool, the last system part and the last part of the last user
+   * turn, when the request marks none itself (providers/anthropic/place-cache-breakpoints.ts).
+   */
+  cache_control: cacheControlSchema
+    .optional()
+    .describe(
+      'Automatic prompt caching for Anthropic models: when no part or tool carries its own cache_control, breakpoints with this ttl are added on the last tool, the last system part and the last part of the last user turn. Ignored when the request marks breakpoints itself, and by providers that cache on their own.',
+    ),
   /** OpenRouter's fallback models, tried in order after `model` (before the first byte only). */
   models: z.array(modelName).max(10).optional(),
   /** OpenRouter's provider preferences (routing/plan-route.ts). */

@@ -62,7 +62,7 @@ defineEndpoint({
         id: z.string(),
         name: z.string(),
         context_length: z.number().int(),
-        pricing: z.object({ prompt: z.string(), completion: z.string(), input_cache_read: z.string(), input_cache_write: z.string() }).describe('USD per token'),
+        pricing: z.object({ prompt: z.string(), completion: z.string(), input_cache_read: z.string(), input_cache_write: z.string(), input_cache_write_1h: z.string().describe("Writes to Anthropic's 1-hour prompt cache (cache_control ttl \"1h\")") }).describe('USD per token'),
         architecture: z.object({ input_modalities: z.array(z.string()), output_modalities: z.array(z.string()) }),
         supported_parameters: z.array(z.string()),
         supportsReasoning: z.boolean(),

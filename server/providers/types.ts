@@ -66,6 +66,11 @@ export interface NormalizedUsage {
   completionTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /**
+   * The part of cacheWriteTokens written to the 1-hour cache (Anthropic's `ttl: "1h"`), priced apart
+   * (Pricing.cacheWrite1hPrice). Absent means 0: only providers that report such writes set it.
+   */
+  cacheWrite1hTokens?: number;
   reasoningTokens: number;
 }
 

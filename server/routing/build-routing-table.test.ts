@@ -193,11 +193,11 @@ describe('buildRoutingTable: CUSTOM_PROVIDERS', () => {
 
 describe('buildRoutingTable: endpoints and prices', () => {
   it('prices USD per million become exact integer micro-dollars', () => {
-    const pricing = { input: 0.075, output: 2.5, cache_read: 0.0001, cache_write: 3.75 };
+    const pricing = { input: 0.075, output: 2.5, cache_read: 0.0001, cache_write: 3.75, cache_write_1h: 6 };
     const t = build({ file: file({ models: [aModel('acme/priced', { endpoints: [{ ...echoEndpoint, pricing }, { ...echoEndpoint, pricing: { input: 0.15, output: 0.6 } }] })] }) });
     const [a, b] = t.models.get('acme/priced')!.endpoints;
-    expect([a!.inputPrice, a!.outputPrice, a!.cacheReadPrice, a!.cacheWritePrice]).toEqual([75_000, 2_500_000, 100, 3_750_000]);
-    expect([b!.inputPrice, b!.outputPrice, b!.cacheReadPrice, b!.cacheWritePrice]).toEqual([150_000, 600_000, 0, 0]);
+    expect([a!.inputPrice, a!.outputPrice, a!.cacheReadPrice, a!.cacheWritePrice, a!.cacheWrite1hPrice]).toEqual([75_000, 2_500_000, 100, 3_750_000, 6_000_000]);
+    expect([b!.inputPrice, b!.outputPrice, b!.cacheReadPrice, b!.cacheWritePrice, b!.cacheWrite1hPrice]).toEqual([150_000, 600_000, 0, 0, 0]);
   });
 
   it("context length and max output default to the model's", () => {

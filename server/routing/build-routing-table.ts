@@ -114,6 +114,7 @@ function compileModel(entry: ModelConfigEntry, source: EntrySource, providers: R
         outputPrice: micros(e.pricing.output),
         cacheReadPrice: micros(e.pricing.cache_read),
         cacheWritePrice: micros(e.pricing.cache_write),
+        cacheWrite1hPrice: micros(e.pricing.cache_write_1h),
       }),
     );
   }

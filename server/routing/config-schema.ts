@@ -52,7 +52,10 @@ export const pricingSchema = z
     input: usdPerMillion,
     output: usdPerMillion,
     cache_read: usdPerMillion.optional(),
+    /** Writes to the 5-minute cache (Anthropic) or the provider's only one; absent = the input price. */
     cache_write: usdPerMillion.optional(),
+    /** Writes to Anthropic's 1-hour cache (`ttl: "1h"`); absent = the cache_write price. */
+    cache_write_1h: usdPerMillion.optional(),
   })
   .strict();
 

@@ -25,7 +25,7 @@ function resolve(name: string): ModelConfigEntry | undefined {
 }
 
 const prices = (m: ModelConfigEntry) =>
-  m.endpoints.flatMap((e) => [e.pricing.input, e.pricing.output, e.pricing.cache_read ?? 0, e.pricing.cache_write ?? 0]);
+  m.endpoints.flatMap((e) => [e.pricing.input, e.pricing.output, e.pricing.cache_read ?? 0, e.pricing.cache_write ?? 0, e.pricing.cache_write_1h ?? 0]);
 
 describe('DEFAULT_MODELS', () => {
   it('covers every built-in provider with several models', () => {
@@ -108,6 +108,15 @@ describe('DEFAULT_MODELS', () => {
     const anthropic = parsed.flatMap((m) => m.endpoints.filter((e) => e.provider === 'anthropic').map((e) => [m.id, e.pricing] as const));
     expect(anthropic.length).toBeGreaterThan(0);
     for (const [id, pricing] of anthropic) expect(pricing.cache_write, id).toBeCloseTo(pricing.input * 1.25, 9);
+  });
+
+  it("Anthropic's cache_write_1h is the 1-hour write price, 2 × input; no other provider has one", () => {
+    for (const model of parsed) {
+      for (const { provider, pricing } of model.endpoints) {
+        if (provider === 'anthropic') expect(pricing.cache_write_1h, model.id).toBeCloseTo(pricing.input * 2, 9);
+        else expect(pricing.cache_write_1h, model.id).toBeUndefined();
+      }
+    }
   });
 
   it('output limits fit in the context window', () => {

@@ -23,7 +23,7 @@ const table = buildRoutingTable({
         aliases: ['acme/ep-old', 'ep'],
         endpoints: [
           { provider: 'two-keys', upstream_model: 'up-1', pricing: { input: 0.15, output: 0.6, cache_read: 0.075 } },
-          { provider: 'openai', upstream_model: 'gpt-4o-mini', pricing: { input: 1.25, output: 10, cache_read: 0.125, cache_write: 1.5 }, context_length: 64_000, max_output_tokens: 4_096 },
+          { provider: 'openai', upstream_model: 'gpt-4o-mini', pricing: { input: 1.25, output: 10, cache_read: 0.125, cache_write: 1.5, cache_write_1h: 2.5 }, context_length: 64_000, max_output_tokens: 4_096 },
           { provider: 'off', upstream_model: 'up-3', pricing: { input: 0, output: 0 } },
           { provider: 'keyless', upstream_model: 'up-4', pricing: { input: 100_000, output: 0.000001 } },
         ],
@@ -53,11 +53,11 @@ describe('GET /models/{author}/{slug}/endpoints (modelEndpoints)', () => {
     expect(view.data.endpoints).toEqual([
       {
         provider: 'two-keys', provider_name: 'Two Keys', name: 'Two Keys | acme/ep', upstream_model: 'up-1', context_length: 128_000, max_completion_tokens: 16_384,
-        // No cache_write price: billed at the input price, which is what is shown.
-        pricing: { prompt: '0.00000015', completion: '0.0000006', input_cache_read: '0.000000075', input_cache_write: '0.00000015' },
+        // No cache_write price: billed at the input price, which is what is shown (1-hour writes too).
+        pricing: { prompt: '0.00000015', completion: '0.0000006', input_cache_read: '0.000000075', input_cache_write: '0.00000015', input_cache_write_1h: '0.00000015' },
         status: 'healthy',
       },
-      expect.objectContaining({ provider: 'openai', context_length: 64_000, max_completion_tokens: 4_096, pricing: { prompt: '0.00000125', completion: '0.00001', input_cache_read: '0.000000125', input_cache_write: '0.0000015' }, status: 'unconfigured' }),
+      expect.objectContaining({ provider: 'openai', context_length: 64_000, max_completion_tokens: 4_096, pricing: { prompt: '0.00000125', completion: '0.00001', input_cache_read: '0.000000125', input_cache_write: '0.0000015', input_cache_write_1h: '0.0000025' }, status: 'unconfigured' }),
       expect.objectContaining({ provider: 'off', status: 'disabled' }),
       expect.objectContaining({ provider: 'keyless', pricing: expect.objectContaining({ prompt: '0.1', completion: '0.000000000001' }), status: 'healthy' }),
     ]);

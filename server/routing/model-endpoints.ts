@@ -2,7 +2,7 @@
 // routing table (no database read), with each endpoint's live status from key health.
 import { AppError } from '@/server/errors';
 import type { KeyHealthReader, KeyState } from './runtime-routing';
-import type { RoutingEndpoint, RoutingModel, RoutingTable } from './routing-table';
+import { chargedPrices, type RoutingEndpoint, type RoutingModel, type RoutingTable } from './routing-table';
 
 export type EndpointStatus = KeyState | 'unconfigured' | 'disabled';
 
@@ -46,9 +46,10 @@ export function modelEndpoints(table: RoutingTable, health: KeyHealthReader, id:
         pricing: {
           prompt: usdPerToken(e.inputPrice),
           completion: usdPerToken(e.outputPrice),
-          // 0 in the table means "billed at the input price": show what is charged.
-          input_cache_read: usdPerToken(e.cacheReadPrice || e.inputPrice),
-          input_cache_write: usdPerToken(e.cacheWritePrice || e.inputPrice),
+          // 0 in the table means "billed at the input price" (or, for 1-hour writes, as other writes): show what is charged.
+          input_cache_read: usdPerToken(chargedPrices(e).cacheRead),
+          input_cache_write: usdPerToken(chargedPrices(e).cacheWrite),
+          input_cache_write_1h: usdPerToken(chargedPrices(e).cacheWrite1h),
         },
         status: endpointStatus(model, e, health),
       })),

@@ -57,6 +57,7 @@ export function modelDto(m: RoutingModel): ModelDto {
         // 0 in the table means "billed at the input price", which is what leaving the field out says.
         ...(e.cacheReadPrice ? { cache_read: usdPerMillion(e.cacheReadPrice) } : {}),
         ...(e.cacheWritePrice ? { cache_write: usdPerMillion(e.cacheWritePrice) } : {}),
+        ...(e.cacheWrite1hPrice ? { cache_write_1h: usdPerMillion(e.cacheWrite1hPrice) } : {}),
       },
       context_length: e.contextLength,
       max_output_tokens: e.maxOutputTokens,

@@ -12,8 +12,16 @@ export interface Pricing {
   outputPrice: number;
   /** 0 = billed at inputPrice. */
   cacheReadPrice: number;
-  /** 0 = billed at inputPrice. */
+  /** 0 = billed at inputPrice. Writes to the 5-minute cache (Anthropic) or the provider's only cache. */
   cacheWritePrice: number;
+  /** Writes to the 1-hour cache (Anthropic's `ttl: "1h"`). 0 = billed as other cache writes. */
+  cacheWrite1hPrice: number;
+}
+
+/** The prices a generation is billed at, each fallback applied (what /models shows and computeCost charges). */
+export function chargedPrices(m: Pricing): { input: number; output: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number } {
+  const cacheWrite = m.cacheWritePrice || m.inputPrice;
+  return { input: m.inputPrice, output: m.outputPrice, cacheRead: m.cacheReadPrice || m.inputPrice, cacheWrite, cacheWrite1h: m.cacheWrite1hPrice || cacheWrite };
 }
 
 export interface RoutingKey {

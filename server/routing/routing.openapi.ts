@@ -124,7 +124,7 @@ defineEndpoint({
           upstream_model: z.string(),
           context_length: z.number().int(),
           max_completion_tokens: z.number().int(),
-          pricing: z.object({ prompt: z.string(), completion: z.string(), input_cache_read: z.string(), input_cache_write: z.string() }).describe('USD per token'),
+          pricing: z.object({ prompt: z.string(), completion: z.string(), input_cache_read: z.string(), input_cache_write: z.string(), input_cache_write_1h: z.string().describe("Writes to Anthropic's 1-hour prompt cache (cache_control ttl \"1h\")") }).describe('USD per token'),
           status: z
             .enum(['healthy', 'cooling', 'open', 'half_open', 'unconfigured', 'disabled'])
             .describe('healthy if any key of the provider is usable; else the best key state (half_open, cooling, open); unconfigured: no key set; disabled by an operator'),

@@ -1,18 +1,19 @@
 import { AppError } from '@/server/errors';
 import type { ChatMessage, ChatRequest, ContentPart, ConvertContext, ReasoningDetail, ResolvedModel, ResponseFormat, ToolCall, UpstreamRequest } from '@/server/providers/types';
+import { placeCacheBreakpoints, type CacheControl } from './place-cache-breakpoints';
 import { planThinking } from './plan-thinking';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
-type TextBlock = { type: 'text'; text: string };
-type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
+type TextBlock = { type: 'text'; text: string; cache_control?: CacheControl };
+type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }; cache_control?: CacheControl };
 type Block =
   | TextBlock
   | ImageBlock
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content?: string | (TextBlock | ImageBlock)[] }
+  | { type: 'tool_result'; tool_use_id: string; content?: string | (TextBlock | ImageBlock)[]; cache_control?: CacheControl }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string };
 
@@ -31,14 +32,18 @@ function convertImage(url: string, model: ResolvedModel): ImageBlock {
   return { type: 'image', source: { type: 'base64', media_type: mediaType, data: match[2] } };
 }
 
-/** Text and image parts. Empty text is dropped: Anthropic rejects empty text blocks, OpenAI clients send them. */
+/**
+ * Text and image parts. Empty text is dropped: Anthropic rejects empty text blocks, OpenAI clients send them.
+ * A part's `cache_control` stays on its block, exactly where the client put it.
+ */
 function convertParts(content: string | ContentPart[], model: ResolvedModel, role: string): (TextBlock | ImageBlock)[] {
   const parts: ContentPart[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   return parts.flatMap((part): (TextBlock | ImageBlock)[] => {
-    if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    const cache = part.cache_control ? { cache_control: part.cache_control } : {};
+    if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text, ...cache }];
     if (part.type === 'file') throw new AppError('bad_request', `${model.id} does not accept file (PDF) parts here yet`, { model: model.id, capability: 'supportsPdf' });
     if (role !== 'user' && role !== 'tool') throw new AppError('bad_request', `Anthropic accepts images only in user and tool messages, not in ${role} messages`);
-    return [convertImage(part.image_url.url, model)];
+    return [{ ...convertImage(part.image_url.url, model), ...cache }];
   });
 }
 
@@ -178,7 +183,8 @@ function dropThinkingBlocks(messages: AnthropicMessage[]): void {
 }
 
 /**
- * ChatRequest → POST /v1/messages. Dropped: `seed` (no equivalent), `stream_options` (Anthropic always
+ * ChatRequest → POST /v1/messages. Prompt-cache breakpoints go where the client put them, or where the
+ * top-level `cache_control` option puts them (place-cache-breakpoints.ts). Dropped: `seed` (no equivalent), `stream_options` (Anthropic always
  * reports usage), image `detail`, tool `strict`, message `name`. `reasoning.exclude` does not stop the
  * model thinking (the gateway strips reasoning from what the client sees); on models that omit thinking
  * text by default it only means the text is not asked for (plan-thinking.ts).
@@ -191,6 +197,7 @@ export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamR
         name: tool.function.name,
         ...(tool.function.description !== undefined ? { description: tool.function.description } : {}),
         input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+        ...(tool.cache_control ? { cache_control: tool.cache_control } : {}),
       }))
     : undefined;
   const plan = planThinking(req, model, messages, tools ? convertToolChoice(req) : undefined);
@@ -198,6 +205,7 @@ export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamR
 
   const instruction = responseFormatInstruction(req.response_format);
   if (instruction) system.push({ type: 'text', text: instruction });
+  placeCacheBreakpoints({ tools, system, messages }, req.cache_control);
 
   const body: Record<string, unknown> = { model: model.upstreamModel, max_tokens: plan.maxTokens, messages, stream: req.stream };
   if (system.length > 0) body.system = system;

@@ -14,7 +14,7 @@ describe('convertResponse', () => {
     expect(convertResponse(fixture('text.json'))).toEqual({
       message: { role: 'assistant', content: 'Hello! How can I help you today?' },
       finishReason: 'stop',
-      usage: { promptTokens: 25, completionTokens: 12, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+      usage: { promptTokens: 25, completionTokens: 12, cachedTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 },
       upstreamId: 'msg_01XFDUDYJgAACzvnptvVoYEL',
     });
   });
@@ -48,7 +48,7 @@ describe('convertResponse', () => {
     expect(r.message.content).toBeNull();
     expect(r.message.tool_calls).toEqual([{ id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris, France"}' } }]);
     expect(r.message.reasoning_details?.[0]).toMatchObject({ type: 'reasoning.text', index: 0, format: 'anthropic-claude-v1' });
-    expect(r.usage).toEqual({ promptTokens: 544, completionTokens: 87, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    expect(r.usage).toEqual({ promptTokens: 544, completionTokens: 87, cachedTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 });
   });
 
   it('converts redacted_thinking to an encrypted detail', () => {
@@ -63,7 +63,11 @@ describe('convertResponse', () => {
   });
 
   it('counts cache reads and writes into prompt tokens', () => {
-    expect(convertResponse(fixture('cached_usage.json')).usage).toEqual({ promptTokens: 12 + 1800 + 248, completionTokens: 9, cachedTokens: 1800, cacheWriteTokens: 248, reasoningTokens: 0 });
+    expect(convertResponse(fixture('cached_usage.json')).usage).toEqual({ promptTokens: 12 + 1800 + 248, completionTokens: 9, cachedTokens: 1800, cacheWriteTokens: 248, cacheWrite1hTokens: 0, reasoningTokens: 0 });
+  });
+
+  it('reports the 1-hour share of cache writes apart (usage.cache_creation)', () => {
+    expect(convertResponse(fixture('cached_usage_1h.json')).usage).toEqual({ promptTokens: 21 + 6000 + 3500, completionTokens: 9, cachedTokens: 6000, cacheWriteTokens: 3500, cacheWrite1hTokens: 3000, reasoningTokens: 0 });
   });
 
   it('maps max_tokens and refusal', () => {

@@ -63,12 +63,12 @@ describe('createStreamConverter', () => {
     const converter = createStreamConverter();
     const [start, ...rest] = events('text');
     expect(converter.push(start)).toEqual([]);
-    expect(converter.usage).toEqual({ promptTokens: 25, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    expect(converter.usage).toEqual({ promptTokens: 25, completionTokens: 1, cachedTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 });
     expect(converter.upstreamId).toBe('msg_01XFDUDYJgAACzvnptvVoYEL');
     expect(converter.finishReason).toBeNull();
     expect(rest.flatMap((event) => converter.push(event))).toEqual([{ content: 'Hello' }, { content: '! How can' }, { content: ' I help you today?' }]);
     expect(converter.finishReason).toBe('stop');
-    expect(converter.usage).toEqual({ promptTokens: 25, completionTokens: 12, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    expect(converter.usage).toEqual({ promptTokens: 25, completionTokens: 12, cachedTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 });
     expect(converter.done).toBe(true);
     expect(converter.error).toBeNull();
   });
@@ -103,7 +103,7 @@ describe('createStreamConverter', () => {
     ]);
   });
 
-  it.each(['text', 'tool_use', 'thinking', 'thinking_tool_use', 'redacted_thinking', 'cached_usage', 'max_tokens', 'adaptive_omitted'])(
+  it.each(['text', 'tool_use', 'thinking', 'thinking_tool_use', 'redacted_thinking', 'cached_usage', 'cached_usage_1h', 'max_tokens', 'adaptive_omitted'])(
     '%s: the accumulated stream equals the non-streaming conversion',
     (scenario) => {
       const { converter, deltas } = run(scenario);
@@ -124,7 +124,13 @@ describe('createStreamConverter', () => {
   });
 
   it('merges usage from message_start and a cumulative message_delta', () => {
-    expect(run('cached_usage').converter.usage).toEqual({ promptTokens: 2060, completionTokens: 9, cachedTokens: 1800, cacheWriteTokens: 248, reasoningTokens: 0 });
+    expect(run('cached_usage').converter.usage).toEqual({ promptTokens: 2060, completionTokens: 9, cachedTokens: 1800, cacheWriteTokens: 248, cacheWrite1hTokens: 0, reasoningTokens: 0 });
+  });
+
+  // cached_usage_1h: built from the Messages API's Usage shape (cache_creation by lifetime, in message_start
+  // only; message_delta repeats the totals), not recorded.
+  it('keeps the 1-hour share of cache writes from message_start when message_delta repeats only the total', () => {
+    expect(run('cached_usage_1h').converter.usage).toEqual({ promptTokens: 21 + 6000 + 3500, completionTokens: 9, cachedTokens: 6000, cacheWriteTokens: 3500, cacheWrite1hTokens: 3000, reasoningTokens: 0 });
   });
 
   it('reports max_tokens as length', () => {

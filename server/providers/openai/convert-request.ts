@@ -4,11 +4,22 @@
 import type { ChatMessage, ChatRequest, ConvertContext, UpstreamRequest } from '../types';
 
 /**
+ * `cache_control` is Anthropic's breakpoint: OpenAI caches prefixes on its own and answers 400 to a part
+ * field it does not know, and compatible servers vary, so it goes no further than here.
+ */
+function withoutCacheControl<T extends { cache_control?: unknown }>(item: T): Omit<T, 'cache_control'> {
+  if (item.cache_control === undefined) return item;
+  const { cache_control: _dropped, ...rest } = item;
+  return rest;
+}
+
+/**
  * Assistant messages may carry our `reasoning`/`reasoning_details` (echoed back by clients from an earlier
  * answer) or a client's copy of DeepSeek's `reasoning_content`; none is part of OpenAI's input schema.
  */
 export function convertOpenAIMessages(messages: ChatMessage[]): Record<string, unknown>[] {
-  return messages.map((message) => {
+  return messages.map((original) => {
+    const message = Array.isArray(original.content) ? { ...original, content: original.content.map(withoutCacheControl) } : original;
     if (message.role !== 'assistant') return message;
     const copy: Record<string, unknown> = { ...message };
     delete copy.reasoning;
@@ -25,6 +36,7 @@ export function pickPortableParams(req: ChatRequest): Record<string, unknown> {
   for (const key of keys) {
     if (req[key] !== undefined) params[key] = req[key];
   }
+  if (req.tools) params.tools = req.tools.map(withoutCacheControl);
   return params;
 }
 
@@ -52,6 +64,8 @@ export function convertOpenAIRequest(req: ChatRequest, ctx: ConvertContext): Ups
     messages: convertOpenAIMessages(req.messages),
     ...pickPortableParams(req),
   };
+  // OpenAI's cache routing key (or the X-Task-ID header's value, gateway/prompt-cache-key.ts); not portable.
+  if (req.prompt_cache_key) body.prompt_cache_key = req.prompt_cache_key;
 
   if (reasoningModel) {
     // Reasoning models reject `max_tokens` ("use max_completion_tokens instead"); the latter counts the
