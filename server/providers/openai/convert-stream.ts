@@ -23,6 +23,7 @@ const chunkSchema = z.looseObject({
       z.looseObject({
         index: z.number().nullish(),
         delta: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish(), tool_calls: z.array(toolCallDeltaSchema).nullish() }).nullish(),
+        logprobs: z.looseObject({}).nullish(),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -44,8 +45,8 @@ function readPlainTextChunk(json: unknown): { id: string | null; content: string
   const chunk = json as { id?: unknown; choices?: unknown; usage?: unknown; error?: unknown };
   if (chunk.usage != null || chunk.error != null || (chunk.id != null && typeof chunk.id !== 'string')) return undefined;
   if (!Array.isArray(chunk.choices) || chunk.choices.length !== 1) return undefined;
-  const choice = chunk.choices[0] as { index?: unknown; delta?: unknown; finish_reason?: unknown } | null;
-  if (typeof choice !== 'object' || choice === null || (choice.index != null && choice.index !== 0) || choice.finish_reason != null) return undefined;
+  const choice = chunk.choices[0] as { index?: unknown; delta?: unknown; finish_reason?: unknown; logprobs?: unknown } | null;
+  if (typeof choice !== 'object' || choice === null || (choice.index != null && choice.index !== 0) || choice.finish_reason != null || choice.logprobs != null) return undefined;
   const delta = choice.delta as Record<string, unknown> | null | undefined;
   if (typeof delta !== 'object' || delta === null) return undefined;
   for (const key in delta) {
@@ -137,7 +138,8 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
       if (content) delta.content = content;
       if (choice.delta.tool_calls?.length) delta.tool_calls = choice.delta.tool_calls.map(convertToolCall);
     }
-    return delta.reasoning !== undefined || delta.content !== undefined || delta.tool_calls !== undefined ? [delta] : [];
+    if (choice.logprobs) delta.logprobs = choice.logprobs;
+    return delta.reasoning !== undefined || delta.content !== undefined || delta.tool_calls !== undefined || delta.logprobs !== undefined ? [delta] : [];
   }
 
   return {
