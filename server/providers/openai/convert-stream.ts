@@ -3,6 +3,7 @@
 // with `choices: []`, when stream_options.include_usage is on), a mid-stream error, [DONE] and the
 // response id (the same `chatcmpl-…` on every chunk).
 import { z } from 'zod';
+import { parseUnframedTail, UNFRAMED_TAIL_EVENT } from '../sse';
 import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta, ToolCallDelta } from '../types';
 import { convertOpenAIStreamError, openAIErrorSchema } from './convert-error';
 import { toolArgumentsSchema, toolArgumentsToString, type OpenAIDialect } from './convert-response';
@@ -31,6 +32,8 @@ const chunkSchema = z.looseObject({
   usage: openAIUsageSchema.nullish(),
   error: z.union([openAIErrorSchema, z.string()]).nullish(),
 });
+
+const unframedErrorSchema = z.object({ error: z.union([openAIErrorSchema, z.string()]) });
 
 type RawToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
 
@@ -94,6 +97,12 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
 
   function push(event: SseEvent): StreamDelta[] {
     if (done) return []; // nothing after [DONE] is part of the answer
+    if (event.event === UNFRAMED_TAIL_EVENT) {
+      // An `{"error": …}` body after the stream's data lines, not framed as an event (sse.ts): its message is kept.
+      const tail = unframedErrorSchema.safeParse(parseUnframedTail(event.data));
+      if (tail.success) error ??= convertOpenAIStreamError(typeof tail.data.error === 'string' ? { message: tail.data.error } : tail.data.error);
+      return [];
+    }
     if (event.data === '[DONE]') {
       done = true;
       return [];
