@@ -17,7 +17,7 @@ const isNameChar = (byte: number | undefined) => byte !== undefined && /[A-Za-z0
 const counted = new WeakMap<object, number | null>();
 
 /** The number of pages of a file part's PDF, or null when it cannot be counted reliably (see above). */
-export function countPdfPages(file: { file_data?: string }): number | null {
+export function countPdfPages(file: { file_data?: string; file_id?: string }): number | null {
   const cached = counted.get(file);
   if (cached !== undefined) return cached;
   const pages = file.file_data === undefined ? null : countPages(file.file_data);
