@@ -33,6 +33,8 @@ export function toModelDto(m: RoutingModel) {
   if (m.supportsTools) supported.push('tools', 'tool_choice', 'parallel_tool_calls');
   if (m.supportsReasoning) supported.push('reasoning', 'include_reasoning');
   const primary = primaryEndpoint(m);
+  // OpenRouter's names: "file" for PDF documents.
+  const input = ['text', ...(m.supportsImages ? ['image'] : []), ...(m.supportsPdf ? ['file'] : [])];
   return {
     id: m.id,
     name: m.name,
@@ -41,14 +43,15 @@ export function toModelDto(m: RoutingModel) {
     context_length: m.contextLength,
     pricing: pricingDto(primary),
     architecture: {
-      modality: m.supportsImages ? 'text+image->text' : 'text->text',
-      input_modalities: m.supportsImages ? ['text', 'image'] : ['text'],
+      modality: `${input.join('+')}->text`,
+      input_modalities: input,
       output_modalities: ['text'],
     },
     top_provider: { context_length: primary.contextLength, max_completion_tokens: primary.maxOutputTokens, is_moderated: false },
     supported_parameters: supported,
     supportsReasoning: m.supportsReasoning,
     supportsImages: m.supportsImages,
+    supportsPdf: m.supportsPdf,
     provider: primary.provider.id,
     aliases: m.aliases,
     available: m.endpoints.some((e) => e.provider.enabled && e.provider.configured),

@@ -12,7 +12,7 @@ import type { ChatRequest } from '@/server/providers/types';
 import { planRoute, resolveModelOrThrow, type RouteCandidate } from '@/server/routing/plan-route';
 import type { RoutingKey, RoutingModel } from '@/server/routing/routing-table';
 import type { Runtime } from '@/server/runtime/runtime';
-import { hasImages, MAX_BODY_BYTES } from './chat-request-schema';
+import { hasFiles, hasImages, MAX_BODY_BYTES } from './chat-request-schema';
 import { reservationMicros } from './cost';
 import { dispatchEarly } from './early-dispatch';
 import { keyOrder, openRoute, prepareAttempt, type Route, type ServedRoute } from './open-route';
@@ -182,9 +182,15 @@ async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, author
   if (!model.supportsImages && images) {
     throw new AppError('bad_request', `${model.id} does not accept image input (supportsImages is false). Remove the image_url parts or pick a model with supportsImages.`, { model: model.id, capability: 'supportsImages' });
   }
+  const files = hasFiles(req);
+  if (!model.supportsPdf && files) {
+    throw new AppError('bad_request', `${model.id} does not accept PDF input (supportsPdf is false). Remove the file parts or pick a model with supportsPdf.`, { model: model.id, capability: 'supportsPdf' });
+  }
+  // One choice per request: the runners and every format render one message (README "Request parameters").
+  if (req.n !== undefined && req.n > 1) throw new AppError('bad_request', `n > 1 is not supported for ${model.id}: ask for one choice per request`, { model: model.id, param: 'n' });
   const plan = planRoute(table, req, { keyUsable: (ref) => rt.health.isUsable(ref), nextAvailableAt: (refs) => rt.health.nextAvailableAt(refs), stats: rt.endpointStats });
-  // A fallback model that cannot take this request (images) is not a candidate.
-  const candidates: RouteCandidate[] = images ? plan.candidates.filter((c) => c.model.supportsImages) : plan.candidates;
+  // A fallback model that cannot take this request (images, documents) is not a candidate.
+  const candidates: RouteCandidate[] = images || files ? plan.candidates.filter((c) => (!images || c.model.supportsImages) && (!files || c.model.supportsPdf)) : plan.candidates;
   const taskId = t.header('x-task-id') ?? req.prompt_cache_key ?? req.user;
   const affinity = taskId ? `${model.id}\u0000${taskId}` : undefined;
   // Convert before reserving: a request the provider cannot take is refused without touching the ledger.

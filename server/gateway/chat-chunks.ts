@@ -1,7 +1,7 @@
 // OpenAI-shaped output: chunk and response serialisation. Each chunk is a precomputed prefix (id, object,
 // created, model) plus the JSON of its delta, so writing a chunk costs one small JSON.stringify.
 import { microsToUsd } from '@/server/ledger/money';
-import type { AssistantMessage, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
+import type { AssistantMessage, ChoiceLogprobs, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
 
 export interface UsageOut {
   prompt_tokens: number;
@@ -31,6 +31,11 @@ export class ChunkWriter {
   }
 
   delta(d: StreamDelta | { role: 'assistant'; content: string }): string {
+    if ('logprobs' in d && d.logprobs) {
+      // OpenAI puts a chunk's log probabilities on the choice, beside the delta.
+      const { logprobs, ...delta } = d;
+      return `${this.prefix}${JSON.stringify(delta)},"logprobs":${JSON.stringify(logprobs)},"finish_reason":null}]}\n\n`;
+    }
     return `${this.prefix}${JSON.stringify(d)},"finish_reason":null}]}\n\n`;
   }
 
@@ -53,6 +58,7 @@ export function completionBody(p: {
   provider: string;
   message: AssistantMessage;
   finishReason: FinishReason;
+  logprobs?: ChoiceLogprobs;
   usage: UsageOut;
   error?: MidStreamError;
   created?: number;
@@ -67,7 +73,7 @@ export function completionBody(p: {
     created: p.created ?? Math.floor(Date.now() / 1000),
     model: p.model,
     provider: p.provider,
-    choices: [{ index: 0, message, finish_reason: p.finishReason, ...(p.error ? { error: { code: p.error.code, message: p.error.message, metadata: {} } } : {}) }],
+    choices: [{ index: 0, message, ...(p.logprobs ? { logprobs: p.logprobs } : {}), finish_reason: p.finishReason, ...(p.error ? { error: { code: p.error.code, message: p.error.message, metadata: {} } } : {}) }],
     usage: p.usage,
   };
 }

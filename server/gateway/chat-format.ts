@@ -31,6 +31,7 @@ export const chatFormat: WireFormat = {
       provider: ctx.provider,
       message: answer.message,
       finishReason: answer.finishReason,
+      logprobs: answer.logprobs,
       usage: usageOut(answer.usage, answer.costMicros),
       error: answer.error,
       created: ctx.created,

@@ -32,7 +32,12 @@ const imagePart = z.object({
 /** A document (PDF) as OpenAI's file part: `file_data` is a base64 data URL (`data:application/pdf;base64,…`). */
 const filePart = z.object({
   type: z.literal('file'),
-  file: z.object({ filename: z.string().max(1024).optional(), file_data: z.string().min(1).optional(), file_id: z.string().max(256).optional() }),
+  file: z
+    .object({ filename: z.string().max(1024).optional(), file_data: z.string().min(1).optional(), file_id: z.string().max(256).optional() })
+    .refine((f) => f.file_data !== undefined || f.file_id !== undefined, 'a file part needs file.file_data (a base64 data URL) or file.file_id')
+    .describe(
+      'A PDF document, for models with supportsPdf: `file_data` as `data:application/pdf;base64,…` (to Anthropic as a document block, to Gemini as inline data, to OpenAI as is), or `file_id` of a file uploaded to OpenAI (OpenAI models only).',
+    ),
   cache_control: cacheControlSchema.optional(),
 });
 const part = z.discriminatedUnion('type', [textPart, imagePart, filePart], {
@@ -85,6 +90,26 @@ export const chatRequestSchema = z.object({
   max_completion_tokens: z.number().int().positive().optional(),
   stop: z.union([z.string(), z.array(z.string()).max(16)]).optional(),
   seed: z.number().int().optional(),
+  n: z
+    .number()
+    .int()
+    .min(1, 'n must be at least 1')
+    .max(128)
+    .optional()
+    .describe('How many choices to generate. Only 1 is supported (the default); n > 1 is answered 400 naming the model, never silently reduced.'),
+  logprobs: z
+    .boolean()
+    .optional()
+    .describe(
+      'Return the log probabilities of the output tokens (choices[].logprobs, and `logprobs` on each stream chunk). Passed to OpenAI chat models and OpenAI-compatible servers (DeepSeek with thinking off); every other model answers 400 naming the parameter and the model.',
+    ),
+  top_logprobs: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .optional()
+    .describe('With logprobs: how many most likely alternatives to return per token (0–20). Supported where logprobs is, else 400.'),
   tools: z
     .array(
       z.object({
@@ -174,4 +199,8 @@ export function parseChatRequest(json: unknown): ChatRequest {
 
 export function hasImages(req: ChatRequest): boolean {
   return req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
+}
+
+export function hasFiles(req: ChatRequest): boolean {
+  return req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'file'));
 }

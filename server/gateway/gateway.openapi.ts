@@ -53,7 +53,7 @@ defineEndpoint({
 defineEndpoint({
   method: 'get',
   path: '/models',
-  summary: 'List models (OpenRouter shape, plus supportsReasoning and supportsImages)',
+  summary: 'List models (OpenRouter shape, plus supportsReasoning, supportsImages and supportsPdf)',
   tags: ['Models'],
   auth: false,
   response: z.object({
@@ -67,6 +67,7 @@ defineEndpoint({
         supported_parameters: z.array(z.string()),
         supportsReasoning: z.boolean(),
         supportsImages: z.boolean(),
+        supportsPdf: z.boolean().describe('Takes PDF documents as {"type":"file"} content parts ("file" in input_modalities)'),
       }),
     ),
   }),

@@ -78,7 +78,10 @@ export function contextFor(candidate: RouteCandidate, key: RoutingKey | undefine
 export function prepareAttempt(candidate: RouteCandidate, key: RoutingKey | undefined, req: ChatRequest): PreparedAttempt {
   const ctx = contextFor(candidate, key);
   const provider = candidate.endpoint.provider;
-  if (provider.adapter.local) return { candidate, key, ctx, request: null };
+  if (provider.adapter.local) {
+    provider.adapter.local.check?.(req, ctx);
+    return { candidate, key, ctx, request: null };
+  }
   const request = provider.adapter.convertRequest(req, ctx);
   if (Object.keys(provider.headers).length > 0) request.headers = { ...request.headers, ...provider.headers };
   return { candidate, key, ctx, request };

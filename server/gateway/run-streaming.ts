@@ -99,7 +99,7 @@ export async function runStreaming(
       if ((generated > 0 || d.tool_calls) && !meter.add(generated, converter.usage?.completionTokens)) break;
       if (exclude) stripReasoning(d);
       const n = deltaChars(d);
-      if (n === 0 && !d.tool_calls && !d.reasoning_details) continue;
+      if (n === 0 && !d.tool_calls && !d.reasoning_details && !d.logprobs) continue;
       outputChars += n;
       ttftMs ??= Math.round(performance.now() - started);
       if (answer) accumulate(answer, d);

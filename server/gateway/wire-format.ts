@@ -5,7 +5,7 @@
 // the body can be passed on nearly unchanged to an upstream of the same family) and renders the answer,
 // the stream and errors in its own shape. Routing, limits, reservation and metering never see the format.
 import type { Principal } from '@/server/auth/authenticate-bearer';
-import type { AssistantMessage, ChatRequest, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
+import type { AssistantMessage, ChatRequest, ChoiceLogprobs, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
 
 export type WireFormatId = 'chat' | 'anthropic-messages' | 'openai-responses';
 
@@ -31,6 +31,8 @@ export interface FinalUsage {
 export interface FinalAnswer extends FinalUsage {
   message: AssistantMessage;
   finishReason: FinishReason;
+  /** Token log probabilities, when asked for and returned (providers/types.ts ChoiceLogprobs). */
+  logprobs?: ChoiceLogprobs;
   /** The upstream answered 200 but refused (content filter) or failed inside the body. */
   error?: MidStreamError;
 }

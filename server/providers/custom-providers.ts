@@ -28,6 +28,7 @@ export const customProviderSchema = z.object({
         cacheReadPrice: price,
         supportsReasoning: z.boolean().default(false),
         supportsImages: z.boolean().default(false),
+        supportsPdf: z.boolean().default(false),
         supportsTools: z.boolean().default(true),
       }),
     )

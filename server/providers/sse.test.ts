@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseParser, encodeSseData, parseSse } from './sse';
+import { createSseParser, encodeSseData, parseSse, parseUnframedTail, UNFRAMED_TAIL_EVENT } from './sse';
 import type { SseEvent } from './types';
 
 // A stream that exercises every rule at once: comments, named events, multi-line data, a field without
@@ -92,6 +92,23 @@ describe('createSseParser', () => {
   it('delivers a complete final event that lacks its blank line, but not a line cut mid-way', () => {
     expect(parseChunks(['data: {"x":1}\n\ndata: [DONE]\n'])).toEqual([{ data: '{"x":1}' }, { data: '[DONE]' }]);
     expect(parseChunks(['data: {"x":1}\n\ndata: {"cho'])).toEqual([{ data: '{"x":1}' }]);
+  });
+
+  it('hands over a body that ends in text that is no SSE (a bare error object) as one unframed tail event', () => {
+    // Gemini's way of failing after the 200 (vercel/ai#5217): a pretty-printed google.rpc.Status, no `data:`.
+    const tail = '{\n  "error": {\n    "code": 503,\n    "message": "The model is overloaded. Please try again later.",\n    "status": "UNAVAILABLE"\n  }\n}';
+    for (const ending of ['\n', '']) {
+      const events = parseChunks(['data: {"x":1}\n\n', tail.slice(0, 20), tail.slice(20) + ending]);
+      expect(events).toEqual([{ data: '{"x":1}' }, { event: UNFRAMED_TAIL_EVENT, data: tail }]);
+      expect(parseUnframedTail(events[1]!.data)).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } });
+    }
+    expect(parseUnframedTail('[{"error":{"code":500}}]')).toEqual({ error: { code: 500 } });
+    expect(parseUnframedTail('<html>Bad gateway</html>')).toBeUndefined();
+  });
+
+  it('forgets non-SSE lines followed by an event, and never counts id, retry, comments or a cut data line as a tail', () => {
+    expect(parseChunks(['junk line\ndata: a\n\n'])).toEqual([{ data: 'a' }]);
+    expect(parseChunks(['data: a\n\nid: 3\nretry: 10\n: comment\ndata: {"cut'])).toEqual([{ data: 'a' }]);
   });
 
   it('strips a leading byte-order mark from bytes and from strings', () => {

@@ -14,6 +14,16 @@ export interface SseParser {
 const COLON = 58; // ':'
 const SPACE = 32; // ' '
 
+/**
+ * The `event` of what end() returns for text that was not SSE at all after the last event: Gemini ends a
+ * failed stream with a bare, pretty-printed `{"error": {…}}` body (vercel/ai#5217), which the SSE rules
+ * would ignore line by line. Converters read it for the provider's own error message; nothing else.
+ */
+export const UNFRAMED_TAIL_EVENT = 'switchboard.unframed-tail';
+/** Only the start of a long non-SSE tail is kept: an error object is short. */
+const UNFRAMED_TAIL_MAX = 16 * 1024;
+const SSE_FIELD = /^(?:data|event|id|retry)(?::|$)/;
+
 export function createSseParser(): SseParser {
   // A streaming decoder keeps a multi-byte character split across chunks until its last byte arrives,
   // and drops a leading BOM as the spec asks.
@@ -25,13 +35,20 @@ export function createSseParser(): SseParser {
   let sawFirstText = false;
   let dataLines: string[] = [];
   let eventType = '';
+  /** Lines since the last event that are no SSE field (see UNFRAMED_TAIL_EVENT). */
+  let unframed: string[] = [];
+  let unframedLength = 0;
 
   function dispatch(out: SseEvent[]): void {
     // No data field at all, or only empty `data:` lines, carries nothing an adapter can use: the spec
     // skips the former and we skip the latter too, so converters never see an empty payload.
     if (dataLines.length > 0) {
       const data = dataLines.length === 1 ? dataLines[0] : dataLines.join('\n');
-      if (data !== '') out.push(eventType ? { event: eventType, data } : { data });
+      if (data !== '') {
+        out.push(eventType ? { event: eventType, data } : { data });
+        if (unframed.length > 0) unframed = [];
+        unframedLength = 0;
+      }
     }
     dataLines = [];
     eventType = '';
@@ -49,7 +66,15 @@ export function createSseParser(): SseParser {
     const value = valueStart >= end ? '' : buf.slice(valueStart, end);
     if (nameLength === 4 && buf.startsWith('data', start)) dataLines.push(value);
     else if (nameLength === 5 && buf.startsWith('event', start)) eventType = value;
-    // `id` and `retry` only matter to a reconnecting browser EventSource; other fields are ignored by spec.
+    // `id` and `retry` only matter to a reconnecting browser EventSource; other fields are ignored by spec,
+    // but kept aside (never on the per-token path: upstreams send data lines) in case they end the body.
+    else if (!(nameLength === 2 && buf.startsWith('id', start)) && !(nameLength === 5 && buf.startsWith('retry', start))) keepUnframed(buf.slice(start, end));
+  }
+
+  function keepUnframed(line: string): void {
+    if (unframedLength >= UNFRAMED_TAIL_MAX) return;
+    unframed.push(line);
+    unframedLength += line.length + 1;
   }
 
   function push(chunk: Uint8Array | string): SseEvent[] {
@@ -109,13 +134,31 @@ export function createSseParser(): SseParser {
     // The spec discards an event that was not closed by a blank line. We deliver it when all its lines
     // were complete (the upstream closed right after `data: [DONE]\n`, say), because dropping a whole,
     // well-formed final event would turn a finished stream into a "truncated" one. A line cut off
-    // mid-way (`pending`) is discarded: it may be half a JSON object.
+    // mid-way (`pending`) is discarded: it may be half a JSON object. Not SSE at all, it ends the unframed tail.
+    const last = pending.join('');
     pending = [];
     dispatch(out);
+    if (last && !SSE_FIELD.test(last) && last.charCodeAt(0) !== COLON) keepUnframed(last);
+    const tail = unframed.join('\n').trim();
+    unframed = [];
+    unframedLength = 0;
+    if (tail) out.push({ event: UNFRAMED_TAIL_EVENT, data: tail });
     return out;
   }
 
   return { push, end };
+}
+
+/** An unframed tail's JSON object (the first, if it is an array of them), or undefined when it is none. */
+export function parseUnframedTail(data: string): Record<string, unknown> | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(json)) json = json[0];
+  return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
 }
 
 /** Parses a whole body (undici's body, a web ReadableStream, an array of strings…) into events. */

@@ -13,6 +13,7 @@ export type ChatMessage = ChatRequest['messages'][number];
 export type ContentPart = Exclude<Extract<ChatMessage, { role: 'user' }>['content'], string>[number];
 export type TextPart = Extract<ContentPart, { type: 'text' }>;
 export type ImagePart = Extract<ContentPart, { type: 'image_url' }>;
+export type FilePart = Extract<ContentPart, { type: 'file' }>;
 export type ToolCall = NonNullable<Extract<ChatMessage, { role: 'assistant' }>['tool_calls']>[number];
 /**
  * OpenRouter-style reasoning details. Sent to clients in `reasoning_details` and accepted back on later
@@ -83,8 +84,16 @@ export interface AssistantMessage {
   reasoning_details?: ReasoningDetail[];
 }
 
+/**
+ * Log probabilities of the output, in OpenAI's `choices[].logprobs` shape (`{content: [{token, logprob, bytes,
+ * top_logprobs}], refusal}`), passed on as the upstream sent them: only Chat Completions upstreams produce them.
+ */
+export type ChoiceLogprobs = Record<string, unknown>;
+
 export interface ConvertedResponse {
   message: AssistantMessage;
+  /** Only when the client asked for logprobs and the upstream returned them. */
+  logprobs?: ChoiceLogprobs;
   finishReason: FinishReason;
   usage: NormalizedUsage;
   /** The upstream's own id for the response, kept in usage metadata. */
@@ -107,6 +116,8 @@ export interface StreamDelta {
   reasoning?: string;
   reasoning_details?: ReasoningDetail[];
   tool_calls?: ToolCallDelta[];
+  /** This chunk's token log probabilities (rendered beside the delta, on the choice, not inside it). */
+  logprobs?: ChoiceLogprobs;
 }
 
 export type MidStreamErrorCode = 'context_length_exceeded' | 'content_filter' | 'rate_limit' | 'server_error';
@@ -172,6 +183,8 @@ export interface ProviderAdapter {
 
 /** For the built-in echo model: produces the stream itself, no network. */
 export interface LocalProvider {
+  /** Refuses (AppError bad_request) what the local model cannot do, as convertRequest does; runs before credit is reserved. */
+  check?(req: ChatRequest, ctx: ConvertContext): void;
   /** Yields SSE events in the adapter's own format; the same StreamConverter translates them. */
   stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<SseEvent>;
   complete(req: ChatRequest): unknown;

@@ -130,6 +130,7 @@ function compileModel(entry: ModelConfigEntry, source: EntrySource, providers: R
     maxOutputTokens: entry.max_output_tokens,
     supportsReasoning: entry.supports_reasoning,
     supportsImages: entry.supports_images,
+    supportsPdf: entry.supports_pdf,
     supportsTools: entry.supports_tools,
     // Filled by claimAliases with the aliases this model really got.
     aliases: [] as string[],

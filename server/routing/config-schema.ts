@@ -79,6 +79,8 @@ export const modelConfigSchema = z
     max_output_tokens: z.number().int().positive().max(100_000_000),
     supports_reasoning: z.boolean().default(false),
     supports_images: z.boolean().default(false),
+    /** Takes PDF documents (`{"type":"file"}` parts); without it such a request is answered 400. */
+    supports_pdf: z.boolean().default(false),
     supports_tools: z.boolean().default(true),
     aliases: z.array(z.string().min(1).max(200)).max(50).default([]),
     endpoints: z.array(endpointConfigSchema).min(1, 'a model needs at least one endpoint').max(50),

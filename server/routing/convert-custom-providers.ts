@@ -28,6 +28,7 @@ export function convertCustomProviders(list: readonly CustomProvider[]): { provi
         max_output_tokens: m.maxOutputTokens,
         supports_reasoning: m.supportsReasoning,
         supports_images: m.supportsImages,
+        supports_pdf: m.supportsPdf,
         supports_tools: m.supportsTools,
         aliases: [],
         endpoints: [

@@ -28,7 +28,7 @@ type BuiltinProvider = 'openai' | 'anthropic' | 'gemini' | 'deepseek' | 'echo';
 
 const on = (provider: BuiltinProvider, upstream_model: string, pricing: Pricing) => [{ provider, upstream_model, pricing }];
 
-export const DEFAULT_MODELS: DefaultModel[] = [
+const CATALOG: DefaultModel[] = [
   // ── OpenAI. GPT-6.x take text and images; reasoning effort none…max (6.2 refuses none and minimal). ──
   {
     id: 'openai/gpt-6.2-astra', name: 'OpenAI: GPT-6.2 Astra',
@@ -178,3 +178,12 @@ export const DEFAULT_MODELS: DefaultModel[] = [
     endpoints: on('echo', 'echo', { input: 0, output: 0 }),
   },
 ];
+
+/**
+ * PDF input (`supports_pdf`) by provider rather than on each entry: every OpenAI (GPT-4o, GPT-5 and GPT-6
+ * families), Claude and Gemini model above takes PDF documents (OpenAI "File inputs", Anthropic "PDF support",
+ * Gemini "Document understanding"); DeepSeek's API takes none; echo takes anything (it answers text only).
+ */
+const TAKES_PDF: ReadonlySet<string> = new Set<BuiltinProvider>(['openai', 'anthropic', 'gemini', 'echo']);
+
+export const DEFAULT_MODELS: DefaultModel[] = CATALOG.map((m) => ({ ...m, supports_pdf: m.supports_pdf ?? m.endpoints.every((e) => TAKES_PDF.has(e.provider)) }));

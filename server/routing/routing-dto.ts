@@ -46,6 +46,7 @@ export function modelDto(m: RoutingModel): ModelDto {
     max_output_tokens: m.maxOutputTokens,
     supports_reasoning: m.supportsReasoning,
     supports_images: m.supportsImages,
+    supports_pdf: m.supportsPdf,
     supports_tools: m.supportsTools,
     aliases: [...m.aliases],
     endpoints: m.endpoints.map((e) => ({

@@ -73,6 +73,8 @@ export interface RoutingModel {
   maxOutputTokens: number;
   supportsReasoning: boolean;
   supportsImages: boolean;
+  /** Takes PDF documents (file parts). */
+  supportsPdf: boolean;
   supportsTools: boolean;
   aliases: string[];
   /** Default order; the first is the primary. */

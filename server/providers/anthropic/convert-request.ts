@@ -1,5 +1,6 @@
 import { AppError } from '@/server/errors';
-import type { ChatMessage, ChatRequest, ContentPart, ConvertContext, ReasoningDetail, ResolvedModel, ResponseFormat, ToolCall, UpstreamRequest } from '@/server/providers/types';
+import type { ChatMessage, ChatRequest, ContentPart, ConvertContext, FilePart, ReasoningDetail, ResolvedModel, ResponseFormat, ToolCall, UpstreamRequest } from '@/server/providers/types';
+import { refuseLogprobs } from '../refuse-logprobs';
 import { placeCacheBreakpoints, type CacheControl } from './place-cache-breakpoints';
 import { planThinking } from './plan-thinking';
 
@@ -9,11 +10,19 @@ const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'imag
 
 type TextBlock = { type: 'text'; text: string; cache_control?: CacheControl };
 type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }; cache_control?: CacheControl };
+/** A PDF (platform.claude.com/docs "PDF support"): base64 in a document block, with a breakpoint if the client set one. */
+type DocumentBlock = {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string };
+  title?: string;
+  cache_control?: FilePart['cache_control'];
+};
 type Block =
   | TextBlock
   | ImageBlock
+  | DocumentBlock
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content?: string | (TextBlock | ImageBlock)[]; cache_control?: CacheControl }
+  | { type: 'tool_result'; tool_use_id: string; content?: string | (TextBlock | ImageBlock | DocumentBlock)[]; cache_control?: CacheControl }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string };
 
@@ -32,16 +41,33 @@ function convertImage(url: string, model: ResolvedModel): ImageBlock {
   return { type: 'image', source: { type: 'base64', media_type: mediaType, data: match[2] } };
 }
 
+const PDF_DATA_URL = /^data:application\/pdf(?:;[\w.+-]+=[^;,]*)*;base64,(.+)$/is;
+
+/** A file part → a document block. Admission has checked supportsPdf; only the file's form is checked here. */
+function convertDocument(part: FilePart, model: ResolvedModel, role: string): DocumentBlock {
+  if (role !== 'user' && role !== 'tool') throw new AppError('bad_request', `Anthropic accepts documents only in user and tool messages, not in ${role} messages`);
+  const { file_data: data, file_id: fileId, filename } = part.file;
+  if (data === undefined) {
+    throw new AppError('bad_request', `file.file_id ${fileId ?? ''} names a file uploaded to OpenAI, which ${model.id} cannot read: send the PDF as file.file_data`, { model: model.id, param: 'file_id' });
+  }
+  const match = PDF_DATA_URL.exec(data);
+  if (!match) throw new AppError('bad_request', `${model.id} takes file parts as PDF data URLs (data:application/pdf;base64,…)`, { model: model.id });
+  const block: DocumentBlock = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: match[1] } };
+  if (filename) block.title = filename;
+  if (part.cache_control) block.cache_control = part.cache_control;
+  return block;
+}
+
 /**
- * Text and image parts. Empty text is dropped: Anthropic rejects empty text blocks, OpenAI clients send them.
+ * Text, image and document parts. Empty text is dropped: Anthropic rejects empty text blocks, OpenAI clients send them.
  * A part's `cache_control` stays on its block, exactly where the client put it.
  */
-function convertParts(content: string | ContentPart[], model: ResolvedModel, role: string): (TextBlock | ImageBlock)[] {
+function convertParts(content: string | ContentPart[], model: ResolvedModel, role: string): (TextBlock | ImageBlock | DocumentBlock)[] {
   const parts: ContentPart[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
-  return parts.flatMap((part): (TextBlock | ImageBlock)[] => {
+  return parts.flatMap((part): (TextBlock | ImageBlock | DocumentBlock)[] => {
     const cache = part.cache_control ? { cache_control: part.cache_control } : {};
     if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text, ...cache }];
-    if (part.type === 'file') throw new AppError('bad_request', `${model.id} does not accept file (PDF) parts here yet`, { model: model.id, capability: 'supportsPdf' });
+    if (part.type === 'file') return [convertDocument(part, model, role)];
     if (role !== 'user' && role !== 'tool') throw new AppError('bad_request', `Anthropic accepts images only in user and tool messages, not in ${role} messages`);
     return [{ ...convertImage(part.image_url.url, model), ...cache }];
   });
@@ -191,6 +217,7 @@ function dropThinkingBlocks(messages: AnthropicMessage[]): void {
  */
 export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
   const { model, config } = ctx;
+  refuseLogprobs(req, model.id, 'Anthropic returns no log probabilities');
   const { system, messages } = convertMessages(req.messages, model);
   const tools = req.tools?.length
     ? req.tools.map((tool) => ({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSseParser } from '@/server/providers/sse';
+import { createSseParser, UNFRAMED_TAIL_EVENT } from '@/server/providers/sse';
 import type { AssistantMessage, ReasoningDetail, SseEvent, StreamDelta, ToolCall } from '@/server/providers/types';
 import { convertResponse } from './convert-response';
 import { createStreamConverter } from './convert-stream';
@@ -143,6 +143,12 @@ describe('createStreamConverter', () => {
     expect(converter.error).toEqual({ code: 'server_error', message: 'Overloaded' });
     expect(converter.done).toBe(false);
     expect(converter.finishReason).toBeNull();
+  });
+
+  it("keeps the message of Anthropic's error object when it ends the stream unframed; other tails are noise", () => {
+    const tail = '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+    expect(run([{ event: UNFRAMED_TAIL_EVENT, data: tail }]).converter.error).toEqual({ code: 'server_error', message: 'Overloaded' });
+    expect(run([{ event: UNFRAMED_TAIL_EVENT, data: '<html>502</html>' }]).converter.error).toBeNull();
   });
 
   it('gives a tool without parameters "{}" as arguments', () => {

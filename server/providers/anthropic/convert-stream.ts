@@ -1,4 +1,5 @@
 import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '@/server/providers/types';
+import { parseUnframedTail, UNFRAMED_TAIL_EVENT } from '../sse';
 import { convertStreamError } from './convert-error';
 import { contentBlockSchema, REASONING_FORMAT } from './convert-response';
 import { type AnthropicUsage, anthropicUsageSchema, convertUsage, mergeUsage } from './convert-usage';
@@ -112,7 +113,18 @@ export function createStreamConverter(): AnthropicStreamConverter {
     return [];
   }
 
+  function takeError(value: unknown): void {
+    const upstreamError = asRecord(value);
+    error = convertStreamError({ type: asString(upstreamError.type), message: asString(upstreamError.message) });
+  }
+
   function push(event: SseEvent): StreamDelta[] {
+    if (event.event === UNFRAMED_TAIL_EVENT) {
+      // An error body after the events, not framed as one (sse.ts): its message is kept; anything else is noise.
+      const tail = parseUnframedTail(event.data);
+      if (tail?.type === 'error' && !done) takeError(tail.error);
+      return [];
+    }
     let data: Data;
     try {
       data = asRecord(JSON.parse(event.data));
@@ -143,11 +155,9 @@ export function createStreamConverter(): AnthropicStreamConverter {
       case 'message_stop':
         done = true;
         return [];
-      case 'error': {
-        const upstreamError = asRecord(data.error);
-        error = convertStreamError({ type: asString(upstreamError.type), message: asString(upstreamError.message) });
+      case 'error':
+        takeError(data.error);
         return [];
-      }
       default:
         return []; // ping, and event types Anthropic may add later (its docs ask clients to ignore them)
     }

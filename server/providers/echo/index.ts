@@ -4,6 +4,7 @@ import { AppError } from '@/server/errors';
 import { convertOpenAIError } from '../openai/convert-error';
 import { convertOpenAIResponse } from '../openai/convert-response';
 import { createOpenAIStreamConverter } from '../openai/convert-stream';
+import { refuseLogprobs } from '../refuse-logprobs';
 import type { ProviderAdapter } from '../types';
 import { completeEcho } from './complete-echo';
 import { streamEcho, type EchoOptions } from './stream-echo';
@@ -19,6 +20,7 @@ export function createEchoAdapter(options: EchoOptions = {}): ProviderAdapter {
     createStreamConverter: () => createOpenAIStreamConverter(),
     convertError: convertOpenAIError,
     local: {
+      check: (req, ctx) => refuseLogprobs(req, ctx.model.id, 'the echo model has no token probabilities'),
       stream: (req, signal) => streamEcho(req, signal, options),
       complete: completeEcho,
     },

@@ -1,6 +1,6 @@
 // OpenAI chat messages → Gemini `systemInstruction` + `contents`.
 import { AppError } from '@/server/errors';
-import type { ChatMessage, ContentPart, ToolCall } from '../types';
+import type { ChatMessage, ContentPart, FilePart, ToolCall } from '../types';
 import { GEMINI_REASONING_FORMAT } from './convert-parts';
 
 export type GeminiPart =
@@ -163,9 +163,23 @@ function convertContent(content: string | ContentPart[] | null): GeminiPart[] {
   if (typeof content === 'string') return content ? [{ text: content }] : [];
   return content.flatMap((part): GeminiPart[] => {
     if (part.type === 'text') return part.text ? [{ text: part.text }] : [];
-    if (part.type === 'file') throw new AppError('bad_request', 'File (PDF) parts are not accepted here yet', { capability: 'supportsPdf' });
+    if (part.type === 'file') return [convertDocument(part)];
     return [convertImage(part.image_url.url)];
   });
+}
+
+/**
+ * A PDF travels as inline data (ai.google.dev "Document understanding": `inlineData {mimeType:
+ * 'application/pdf', data}`). Admission has checked supportsPdf; only the file's form is checked here.
+ */
+function convertDocument(part: FilePart): GeminiPart {
+  const data = part.file.file_data;
+  if (data === undefined) {
+    throw new AppError('bad_request', `file.file_id ${part.file.file_id ?? ''} names a file uploaded to OpenAI, which Gemini cannot read: send the PDF as file.file_data`, { param: 'file_id' });
+  }
+  const match = DATA_URL.exec(data);
+  if (!match || match[1].toLowerCase() !== 'application/pdf') throw new AppError('bad_request', 'Gemini takes file parts as PDF data URLs (data:application/pdf;base64,…)');
+  return { inlineData: { mimeType: 'application/pdf', data: match[3] } };
 }
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)((?:;[\w.+-]+=[^;,]*)*);base64,(.*)$/s;

@@ -1,4 +1,5 @@
 import { AppError } from '@/server/errors';
+import { refuseLogprobs } from '../refuse-logprobs';
 import type { ChatRequest, ConvertContext, ResolvedModel, ToolChoice, ToolDefinition, UpstreamRequest } from '../types';
 import { convertMessages } from './convert-messages';
 import { convertToolParameters } from './convert-schema';
@@ -11,6 +12,9 @@ import { geminiThinkingStyle } from './thinking-style';
  * never in the URL, where proxies and logs would keep it.
  */
 export function convertGeminiRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
+  // Gemini's responseLogprobs exists on some models only, in its own shape (logprobsResult per candidate):
+  // not mapped, so refused rather than answered without them.
+  refuseLogprobs(req, ctx.model.id, 'log probabilities are not available through the Gemini adapter');
   // Gemini 3+ answers 400 to a function call sent back without its thought signature (thinking-style.ts).
   const signedCalls = geminiThinkingStyle(ctx.model.upstreamModel).kind === 'level';
   const { systemInstruction, contents } = convertMessages(req.messages, { signedCalls });

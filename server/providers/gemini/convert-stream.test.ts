@@ -100,6 +100,14 @@ describe('createGeminiStreamConverter', () => {
     expect(converter).toMatchObject({ done: true, finishReason: 'error', error: { code: 'server_error', message: expect.stringMatching(/^An internal error has occurred/) } });
   });
 
+  it("keeps Gemini's own message when the stream ends with a bare error object instead of a data line", () => {
+    // The fixture: a text chunk, then Gemini's documented 503 google.rpc.Status, pretty-printed and unframed, as
+    // reported from the API in vercel/ai#5217.
+    const { converter, deltas } = run('overloaded_midstream');
+    expect(deltas).toEqual([{ content: 'Okay' }]);
+    expect(converter).toMatchObject({ done: true, finishReason: 'error', error: { code: 'server_error', message: 'The model is overloaded. Please try again later.' } });
+  });
+
   it.each([
     [{ code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' }, 'rate_limit'],
     [{ code: 400, message: 'The input token count (1100000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' }, 'context_length_exceeded'],

@@ -1,3 +1,4 @@
+import { parseUnframedTail, UNFRAMED_TAIL_EVENT } from '../sse';
 import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '../types';
 import { convertGeminiStreamError } from './convert-error';
 import { createPartsConverter } from './convert-parts';
@@ -25,6 +26,12 @@ export function createGeminiStreamConverter(): StreamConverter {
   }
 
   function push(event: SseEvent): StreamDelta[] {
+    if (event.event === UNFRAMED_TAIL_EVENT) {
+      // A failed stream may end with a bare google.rpc.Status body instead of a data line (sse.ts).
+      const tail = googleRpcErrorSchema.safeParse(parseUnframedTail(event.data));
+      if (tail.success && !done) fail(convertGeminiStreamError(tail.data.error), 'error');
+      return [];
+    }
     const data = event.data.trim();
     if (!data) return [];
     let json: unknown;

@@ -4,6 +4,7 @@
 // an option, set by the provider's configuration.
 import { AppError } from '@/server/errors';
 import { chatCompletionsUrl, convertOpenAIMessages, jsonHeaders, pickPortableParams, requestedEffort } from '../openai/convert-request';
+import { refuseLogprobs } from '../refuse-logprobs';
 import type { ChatMessage, ChatRequest, ConvertContext, ResolvedModel, UpstreamRequest } from '../types';
 import { convertDeepseekThinking } from './deepseek-thinking';
 
@@ -24,6 +25,20 @@ export interface OpenAICompatibleOptions {
   ignoresSamplingParams?: (model: ResolvedModel) => boolean;
   /** Models that take DeepSeek's `thinking: {type}` switch and reasoning_effort levels (deepseek-thinking.ts). */
   deepseekThinking?: (model: ResolvedModel) => boolean;
+  /** Models that answer 400 to logprobs/top_logprobs while they think (DeepSeek); refused here unless thinking is off. */
+  refusesLogprobsWhileThinking?: (model: ResolvedModel) => boolean;
+}
+
+/** `file_id` names a file uploaded to OpenAI: no other server can read it. */
+function refuseFileIds(messages: ChatMessage[], model: ResolvedModel): void {
+  for (const message of messages) {
+    if (typeof message.content === 'string' || !message.content) continue;
+    for (const part of message.content) {
+      if (part.type === 'file' && part.file.file_data === undefined) {
+        throw new AppError('bad_request', `file.file_id ${part.file.file_id ?? ''} names a file uploaded to OpenAI, which ${model.id} cannot read: send the PDF as file.file_data`, { model: model.id, param: 'file_id' });
+      }
+    }
+  }
 }
 
 function reasoningText(message: Extract<ChatMessage, { role: 'assistant' }>): string | undefined {
@@ -59,6 +74,7 @@ export function convertCompatibleRequest(req: ChatRequest, ctx: ConvertContext, 
   const baseUrl = ctx.config.baseUrl || options.baseUrl;
   if (!baseUrl) throw new AppError('internal', `No base URL is configured for provider "${model.provider}"`);
 
+  refuseFileIds(req.messages, model);
   const body: Record<string, unknown> = {
     model: model.upstreamModel,
     messages: convertMessages(req.messages, Boolean(options.sendReasoningContent) && model.supportsReasoning),
@@ -69,6 +85,8 @@ export function convertCompatibleRequest(req: ChatRequest, ctx: ConvertContext, 
   if (limit !== undefined) body.max_tokens = limit;
   const deepseek = model.supportsReasoning && options.deepseekThinking?.(model) ? convertDeepseekThinking(req) : undefined;
   Object.assign(body, deepseek);
+  // Thinking is on unless the request turned it off (deepseek-thinking.ts).
+  if (options.refusesLogprobsWhileThinking?.(model) && !deepseek?.thinking) refuseLogprobs(req, model.id, 'DeepSeek returns no log probabilities in thinking mode (turn it off with reasoning: {enabled: false})');
   if (options.ignoresSamplingParams?.(model) && !deepseek?.thinking) {
     delete body.temperature;
     delete body.top_p;

@@ -59,7 +59,7 @@ describe('createCompatibleStreamConverter on recorded DeepSeek streams', () => {
   it('error_midstream: vLLM reports an engine error with a numeric code, then [DONE]', async () => {
     const { deltas, converter } = await replay('error_midstream');
     expect(deltas).toEqual([{ reasoning: 'Let' }, { reasoning: ' me' }, { reasoning: ' think' }]);
-    expect(converter.error).toEqual({ code: 'server_error', message: 'The upstream provider failed while streaming the response' });
+    expect(converter.error).toEqual({ code: 'server_error', message: 'The model ran out of KV cache blocks while decoding.' });
     expect(converter.finishReason).toBeNull();
     expect(converter.done).toBe(true);
   });

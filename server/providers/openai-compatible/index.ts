@@ -28,6 +28,8 @@ export const deepseekAdapter: ProviderAdapter = createOpenAICompatibleAdapter({
   // upstream log honest about what shaped the answer. With thinking off they apply and are sent.
   ignoresSamplingParams: (model) => model.supportsReasoning,
   deepseekThinking: (model) => deepseekThinkingControl(model.upstreamModel),
+  // "Setting logprobs, top_logprobs will trigger an error" in thinking mode (api-docs.deepseek.com/guides/thinking_mode).
+  refusesLogprobsWhileThinking: (model) => model.supportsReasoning,
 });
 
 export { convertCompatibleError } from './convert-error';

@@ -121,5 +121,7 @@ export function convertOpenAIStreamError(error: OpenAIError): MidStreamError {
   if (tags.some((t) => t === 'rate_limit_exceeded' || t === 'rate_limit_error' || t === '429')) {
     return { code: 'rate_limit', message: 'The upstream provider is rate limiting requests; retry later' };
   }
-  return { code: 'server_error', message: 'The upstream provider failed while streaming the response' };
+  // The provider's own words, as a client reading the stream would want them ("The server had an error
+  // while processing your request…"); a rate-limit message is not passed on, as it names the operator's organization.
+  return { code: 'server_error', message: message ?? 'The upstream provider failed while streaming the response' };
 }

@@ -1,6 +1,7 @@
 // Our ChatRequest → an OpenAI Chat Completions request. Nearly a pass-through: our request IS the OpenAI
 // shape, plus a few fields of our own that OpenAI would reject ("Unrecognized request argument"). Fields
 // are picked one by one rather than spread, so nothing we add to ChatRequest later leaks upstream.
+import { refuseLogprobs } from '../refuse-logprobs';
 import type { ChatMessage, ChatRequest, ConvertContext, UpstreamRequest } from '../types';
 
 /**
@@ -32,7 +33,7 @@ export function convertOpenAIMessages(messages: ChatMessage[]): Record<string, u
 /** The parameters every OpenAI-compatible server understands the same way, copied only when set. */
 export function pickPortableParams(req: ChatRequest): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  const keys = ['temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'user'] as const;
+  const keys = ['temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'user', 'logprobs', 'top_logprobs'] as const;
   for (const key of keys) {
     if (req[key] !== undefined) params[key] = req[key];
   }
@@ -68,6 +69,8 @@ export function convertOpenAIRequest(req: ChatRequest, ctx: ConvertContext): Ups
   if (req.prompt_cache_key) body.prompt_cache_key = req.prompt_cache_key;
 
   if (reasoningModel) {
+    // Reasoning models answer 400 to logprobs ("not supported with this model"): said here, before credit is reserved.
+    refuseLogprobs(req, ctx.model.id, 'OpenAI reasoning models return no log probabilities');
     // Reasoning models reject `max_tokens` ("use max_completion_tokens instead"); the latter counts the
     // hidden reasoning tokens too, which is what a client's limit should cap on these models.
     const limit = req.max_completion_tokens ?? req.max_tokens;

@@ -38,6 +38,8 @@ const responseSchema = z.looseObject({
         refusal: z.string().nullish(),
         tool_calls: z.array(toolCallSchema).nullish(),
       }),
+      /** Only when asked for (`logprobs: true`): passed on as OpenAI shaped it. */
+      logprobs: z.looseObject({}).nullish(),
       finish_reason: z.string().nullish(),
     }),
   ),
@@ -73,5 +75,6 @@ export function convertOpenAIResponse(body: unknown, dialect: OpenAIDialect = {}
     usage: usage ? (dialect.convertUsage ?? convertOpenAIUsage)(usage) : { ...EMPTY_USAGE },
   };
   if (id) converted.upstreamId = id;
+  if (choice.logprobs) converted.logprobs = choice.logprobs;
   return converted;
 }

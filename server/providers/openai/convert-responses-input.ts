@@ -1,4 +1,3 @@
-import { AppError } from '@/server/errors';
 // OpenAI chat messages → Responses API `input` items (developers.openai.com, "Migrate to the Responses
 // API"): messages keep their role, an assistant's tool calls become `function_call` items, tool messages
 // `function_call_output` items, and reasoning we returned earlier (encrypted, as reasoning_details) comes
@@ -8,18 +7,20 @@ import type { ChatMessage, ContentPart, ReasoningDetail } from '../types';
 /** The `format` of the reasoning_details we produce from the Responses API (OpenRouter's name for it). */
 export const RESPONSES_REASONING_FORMAT = 'openai-responses-v1';
 
-type InputPart = { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' | 'low' | 'high' };
+type InputPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' | 'low' | 'high' }
+  | { type: 'input_file'; filename?: string; file_data?: string; file_id?: string };
 export type ResponsesInputItem = Record<string, unknown>;
 
 function convertParts(content: string | ContentPart[]): string | InputPart[] {
   if (typeof content === 'string') return content;
-  return content.map((part): InputPart =>
-    part.type === 'file'
-      ? (() => {
-          throw new AppError('bad_request', 'File (PDF) parts are not accepted here yet', { capability: 'supportsPdf' });
-        })()
-      : part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: part.image_url.url, detail: part.image_url.detail ?? 'auto' },
-  );
+  return content.map((part): InputPart => {
+    if (part.type === 'text') return { type: 'input_text', text: part.text };
+    // A file part's fields have the same names in the Responses API, one level up (developers.openai.com "File inputs").
+    if (part.type === 'file') return { type: 'input_file', ...part.file };
+    return { type: 'input_image', image_url: part.image_url.url, detail: part.image_url.detail ?? 'auto' };
+  });
 }
 
 const textOf = (content: string | ContentPart[]): string =>
@@ -56,9 +57,9 @@ export function convertResponsesInput(messages: ChatMessage[]): ResponsesInputIt
         ];
       }
       case 'tool': {
-        // Text results go back as a string; with images, as input parts (function outputs take both).
-        const hasImage = typeof message.content !== 'string' && message.content.some((part) => part.type === 'image_url');
-        return [{ type: 'function_call_output', call_id: message.tool_call_id, output: hasImage ? convertParts(message.content) : textOf(message.content) }];
+        // Text results go back as a string; with images or files, as input parts (function outputs take all three).
+        const hasMedia = typeof message.content !== 'string' && message.content.some((part) => part.type !== 'text');
+        return [{ type: 'function_call_output', call_id: message.tool_call_id, output: hasMedia ? convertParts(message.content) : textOf(message.content) }];
       }
     }
   });

@@ -2,6 +2,7 @@
 // there (GPT-5.4 and later, the whole GPT-6 family). Stateless: `store: false`, with the encrypted
 // reasoning asked for so that a client returning our reasoning_details keeps the model's reasoning
 // across tool turns without OpenAI storing anything.
+import { refuseLogprobs } from '../refuse-logprobs';
 import type { ChatRequest, ConvertContext, ResponseFormat, ToolChoice, ToolDefinition, UpstreamRequest } from '../types';
 import { jsonHeaders } from './convert-request';
 import { convertResponsesInput } from './convert-responses-input';
@@ -53,6 +54,9 @@ export function responsesEffort(req: ChatRequest, efforts: readonly OpenAIEffort
  */
 export function convertResponsesRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
   const { model } = ctx;
+  // The models sent here are reasoning models, which return no log probabilities (and the Responses API's own
+  // logprobs, asked for through `include`, are not mapped back).
+  refuseLogprobs(req, model.id, 'OpenAI reasoning models return no log probabilities');
   const body: Record<string, unknown> = { model: model.upstreamModel, input: convertResponsesInput(req.messages), store: false };
   if (req.tools?.length) {
     body.tools = convertTools(req.tools);

@@ -91,7 +91,7 @@ describe('createResponsesStreamConverter', () => {
     const { deltas, converter } = replay('responses_failed');
     expect(deltas).toEqual([]);
     expect(converter.done).toBe(true);
-    expect(converter.error).toEqual({ code: 'server_error', message: 'The upstream provider failed while streaming the response' });
+    expect(converter.error).toEqual({ code: 'server_error', message: 'The server had an error processing your request. Sorry about that!' });
   });
 
   it('an error event, a call whose arguments never streamed, and events it does not know', () => {

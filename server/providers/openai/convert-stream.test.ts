@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSseParser } from '../sse';
+import { createSseParser, UNFRAMED_TAIL_EVENT } from '../sse';
 import type { StreamConverter, StreamDelta } from '../types';
 import { createOpenAIStreamConverter } from './convert-stream';
 
@@ -69,10 +69,24 @@ describe('createOpenAIStreamConverter on recorded streams', () => {
   it('error_midstream: keeps the text sent so far and reports the error chunk', () => {
     const { deltas, converter } = replay('error_midstream');
     expect(deltas).toEqual([{ content: 'The' }, { content: ' first' }, { content: ' step' }]);
-    expect(converter.error).toEqual({ code: 'server_error', message: 'The upstream provider failed while streaming the response' });
+    expect(converter.error).toEqual({ code: 'server_error', message: 'The server had an error while processing your request. Sorry about that!' });
     expect(converter.finishReason).toBeNull();
     expect(converter.usage).toBeNull();
     expect(converter.done).toBe(false);
+  });
+
+  it('keeps the message of an {"error":…} body that ends the stream unframed, and ignores any other tail', () => {
+    // OpenAI's documented error object (as in error_midstream), arriving without SSE framing (sse.ts).
+    const tail = { event: UNFRAMED_TAIL_EVENT, data: '{"error":{"message":"The server is overloaded.","type":"server_error","param":null,"code":null}}' };
+    const failing = createOpenAIStreamConverter();
+    failing.push({ data: '{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"}}]}' });
+    failing.push(tail);
+    expect(failing.error?.message).toBe('The server is overloaded.');
+    const finished = createOpenAIStreamConverter();
+    finished.push({ data: '[DONE]' });
+    finished.push(tail);
+    finished.push({ event: UNFRAMED_TAIL_EVENT, data: 'garbage' });
+    expect(finished.error).toBeNull();
   });
 
   it('truncated: a stream cut mid-event ends with no finish reason, no [DONE] and no error', () => {

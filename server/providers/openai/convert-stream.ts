@@ -3,6 +3,7 @@
 // with `choices: []`, when stream_options.include_usage is on), a mid-stream error, [DONE] and the
 // response id (the same `chatcmpl-…` on every chunk).
 import { z } from 'zod';
+import { parseUnframedTail, UNFRAMED_TAIL_EVENT } from '../sse';
 import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta, ToolCallDelta } from '../types';
 import { convertOpenAIStreamError, openAIErrorSchema } from './convert-error';
 import { toolArgumentsSchema, toolArgumentsToString, type OpenAIDialect } from './convert-response';
@@ -23,6 +24,7 @@ const chunkSchema = z.looseObject({
       z.looseObject({
         index: z.number().nullish(),
         delta: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish(), tool_calls: z.array(toolCallDeltaSchema).nullish() }).nullish(),
+        logprobs: z.looseObject({}).nullish(),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -30,6 +32,8 @@ const chunkSchema = z.looseObject({
   usage: openAIUsageSchema.nullish(),
   error: z.union([openAIErrorSchema, z.string()]).nullish(),
 });
+
+const unframedErrorSchema = z.object({ error: z.union([openAIErrorSchema, z.string()]) });
 
 type RawToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
 
@@ -44,8 +48,8 @@ function readPlainTextChunk(json: unknown): { id: string | null; content: string
   const chunk = json as { id?: unknown; choices?: unknown; usage?: unknown; error?: unknown };
   if (chunk.usage != null || chunk.error != null || (chunk.id != null && typeof chunk.id !== 'string')) return undefined;
   if (!Array.isArray(chunk.choices) || chunk.choices.length !== 1) return undefined;
-  const choice = chunk.choices[0] as { index?: unknown; delta?: unknown; finish_reason?: unknown } | null;
-  if (typeof choice !== 'object' || choice === null || (choice.index != null && choice.index !== 0) || choice.finish_reason != null) return undefined;
+  const choice = chunk.choices[0] as { index?: unknown; delta?: unknown; finish_reason?: unknown; logprobs?: unknown } | null;
+  if (typeof choice !== 'object' || choice === null || (choice.index != null && choice.index !== 0) || choice.finish_reason != null || choice.logprobs != null) return undefined;
   const delta = choice.delta as Record<string, unknown> | null | undefined;
   if (typeof delta !== 'object' || delta === null) return undefined;
   for (const key in delta) {
@@ -93,6 +97,12 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
 
   function push(event: SseEvent): StreamDelta[] {
     if (done) return []; // nothing after [DONE] is part of the answer
+    if (event.event === UNFRAMED_TAIL_EVENT) {
+      // An `{"error": …}` body after the stream's data lines, not framed as an event (sse.ts): its message is kept.
+      const tail = unframedErrorSchema.safeParse(parseUnframedTail(event.data));
+      if (tail.success) error ??= convertOpenAIStreamError(typeof tail.data.error === 'string' ? { message: tail.data.error } : tail.data.error);
+      return [];
+    }
     if (event.data === '[DONE]') {
       done = true;
       return [];
@@ -137,7 +147,8 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
       if (content) delta.content = content;
       if (choice.delta.tool_calls?.length) delta.tool_calls = choice.delta.tool_calls.map(convertToolCall);
     }
-    return delta.reasoning !== undefined || delta.content !== undefined || delta.tool_calls !== undefined ? [delta] : [];
+    if (choice.logprobs) delta.logprobs = choice.logprobs;
+    return delta.reasoning !== undefined || delta.content !== undefined || delta.tool_calls !== undefined || delta.logprobs !== undefined ? [delta] : [];
   }
 
   return {
