@@ -158,7 +158,7 @@ describeEachDatabase('the OpenAI Responses API', () => {
   it('store: true keeps the response for its account; previous_response_id continues it; retrieve and delete', async () => {
     h.respond = responsesApi('responses_text');
     const first = await client.responses.create({ model: 'openai/gpt-6.2-sol', input: 'My name is Ada.', instructions: 'Be brief.' });
-    expect(first.store).toBe(true);
+    expect((first as any).store).toBe(true);
     const got = await client.responses.retrieve(first.id);
     expect(got.id).toBe(first.id);
     expect(got.output_text).toBe(first.output_text);

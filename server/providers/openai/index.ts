@@ -10,7 +10,6 @@ import { convertOpenAIResponse } from './convert-response';
 import { convertResponsesRequest } from './convert-responses-request';
 import { convertResponsesResponse } from './convert-responses-response';
 import { createResponsesStreamConverter } from './convert-responses-stream';
-import { createOpenAIStreamConverter } from './convert-stream';
 import { openAIModelProfile } from './model-profile';
 
 const usesResponses = (upstreamModel: string) => openAIModelProfile(upstreamModel).api === 'responses';
