@@ -4,21 +4,26 @@
 // profile, so a request and its answer always go through the same API's converters.
 import type { ProviderAdapter } from '../types';
 import { convertOpenAIError } from './convert-error';
+import { convertNativeResponsesRequest, createEitherStreamConverter, isResponsesBody } from './convert-native-request';
 import { convertOpenAIRequest } from './convert-request';
 import { convertOpenAIResponse } from './convert-response';
 import { convertResponsesRequest } from './convert-responses-request';
 import { convertResponsesResponse } from './convert-responses-response';
 import { createResponsesStreamConverter } from './convert-responses-stream';
-import { createOpenAIStreamConverter } from './convert-stream';
 import { openAIModelProfile } from './model-profile';
 
 const usesResponses = (upstreamModel: string) => openAIModelProfile(upstreamModel).api === 'responses';
 
 export const openaiAdapter: ProviderAdapter = {
   id: 'openai',
-  convertRequest: (req, ctx) => (usesResponses(ctx.model.upstreamModel) ? convertResponsesRequest(req, ctx) : convertOpenAIRequest(req, ctx)),
-  convertResponse: (body, ctx) => (usesResponses(ctx.model.upstreamModel) ? convertResponsesResponse(body) : convertOpenAIResponse(body)),
-  createStreamConverter: (ctx) => (usesResponses(ctx.model.upstreamModel) ? createResponsesStreamConverter() : createOpenAIStreamConverter()),
+  convertRequest: (req, ctx) => {
+    // A /api/v1/responses client's own body goes to the Responses API, for every OpenAI model (passthrough).
+    if (req.native?.format === 'openai-responses') return convertNativeResponsesRequest(req, req.native.body, ctx);
+    return usesResponses(ctx.model.upstreamModel) ? convertResponsesRequest(req, ctx) : convertOpenAIRequest(req, ctx);
+  },
+  convertResponse: (body, ctx) => (usesResponses(ctx.model.upstreamModel) || isResponsesBody(body) ? convertResponsesResponse(body) : convertOpenAIResponse(body)),
+  // A chat-profile model may have been sent a passthrough request: its stream says which API answered.
+  createStreamConverter: (ctx) => (usesResponses(ctx.model.upstreamModel) ? createResponsesStreamConverter() : createEitherStreamConverter()),
   // Both APIs answer errors with the same {"error": {…}} body.
   convertError: convertOpenAIError,
 };

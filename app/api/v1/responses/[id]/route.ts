@@ -1,0 +1,10 @@
+import { storedResponseRoute } from '@/server/formats/openai-responses/stored-response-route';
+import { deleteStoredResponse, getStoredResponseOrThrow } from '@/server/formats/openai-responses/stored-responses';
+
+export const dynamic = 'force-dynamic';
+
+/** GET /api/v1/responses/{id}: a response kept with `store: true`, to the account that made it. */
+export const GET = storedResponseRoute(({ id, principal }) => getStoredResponseOrThrow({ id, accountId: principal.accountId }));
+
+/** DELETE /api/v1/responses/{id}. */
+export const DELETE = storedResponseRoute(({ id, principal }) => deleteStoredResponse({ id, accountId: principal.accountId }));

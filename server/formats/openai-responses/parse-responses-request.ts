@@ -1,0 +1,95 @@
+// A Responses API body → the internal request (the Chat Completions shape) plus what only this format needs
+// later (store, include, the conversation to keep), remembered per request in `responsesStateOf`. The
+// client's body rides along as `native` so an OpenAI endpoint receives it nearly unchanged.
+import { AppError, badRequestFromZod } from '@/server/errors';
+import { parseChatRequest } from '@/server/gateway/chat-request-schema';
+import type { ChatRequest } from '@/server/providers/types';
+import { convertInput } from './convert-input';
+import { responsesRequestSchema, type ResponsesInputItem, type ResponsesRequest } from './responses-request-schema';
+import { findStoredResponse, responseNotFound } from './stored-responses';
+
+export interface ResponsesState {
+  request: ResponsesRequest;
+  /** The whole conversation as items: the previous response's (expanded) and this request's input. */
+  conversation: ResponsesInputItem[];
+  /** The account that owns `previous_response_id` (checked once the caller is known). */
+  previousOwner?: string;
+  includeEncrypted: boolean;
+}
+
+const states = new WeakMap<ChatRequest, ResponsesState>();
+
+export function responsesStateOf(req: ChatRequest): ResponsesState | undefined {
+  return states.get(req);
+}
+
+type ChatEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+/** Responses efforts → ours: 'none' switches reasoning off; 'xhigh' is the most we have, 'high'. */
+function convertReasoning(r: ResponsesRequest['reasoning']): ChatRequest['reasoning'] {
+  const effort = r?.effort;
+  if (!effort) return undefined;
+  if (effort === 'none') return { enabled: false };
+  return { effort: (effort === 'xhigh' ? 'high' : effort) as ChatEffort };
+}
+
+function convertTextFormat(text: ResponsesRequest['text']): Record<string, unknown> | undefined {
+  const format = text?.format;
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, schema, strict, description } = format;
+  return { type: 'json_schema', json_schema: { name, schema, ...(strict != null ? { strict } : {}), ...(description ? { description } : {}) } };
+}
+
+function convertTools(request: ResponsesRequest): Record<string, unknown> {
+  const functions = (request.tools ?? []).flatMap((t) =>
+    t.type === 'function' && 'name' in t && typeof t.name === 'string'
+      ? [{ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.parameters ? { parameters: t.parameters } : {}), ...(t.strict != null ? { strict: t.strict } : {}) } }]
+      : [],
+  );
+  if (functions.length === 0) return {};
+  const choice = request.tool_choice;
+  const toolChoice = typeof choice === 'string' ? choice : choice?.type === 'function' && 'name' in choice ? { type: 'function', function: { name: choice.name } } : undefined;
+  return { tools: functions, ...(toolChoice ? { tool_choice: toolChoice } : {}), ...(request.parallel_tool_calls != null ? { parallel_tool_calls: request.parallel_tool_calls } : {}) };
+}
+
+/** Throws AppError 400 for what is wrong, 404 for a previous_response_id that does not exist (or expired). */
+export async function parseResponsesRequest(json: Record<string, unknown>): Promise<ChatRequest> {
+  const parsed = responsesRequestSchema.safeParse(json);
+  if (!parsed.success) throw badRequestFromZod(parsed.error);
+  const request = parsed.data;
+  if (request.input === undefined || (Array.isArray(request.input) && request.input.length === 0)) {
+    throw new AppError('bad_request', 'input is required: a string or an array of input items', { param: 'input' });
+  }
+  const own: ResponsesInputItem[] = typeof request.input === 'string' ? [{ type: 'message', role: 'user', content: request.input }] : request.input;
+  let conversation = own;
+  let previousOwner: string | undefined;
+  if (request.previous_response_id) {
+    // The one read this format adds, only for a request that continues a stored response.
+    const previous = await findStoredResponse(request.previous_response_id);
+    if (!previous) throw responseNotFound(request.previous_response_id);
+    previousOwner = previous.accountId;
+    conversation = [...previous.input, ...(previous.output as ResponsesInputItem[]), ...own];
+  }
+
+  const chat = {
+    model: request.model,
+    messages: convertInput(request.instructions, conversation),
+    stream: request.stream,
+    ...(request.temperature != null ? { temperature: request.temperature } : {}),
+    ...(request.top_p != null ? { top_p: request.top_p } : {}),
+    ...(request.max_output_tokens != null ? { max_tokens: request.max_output_tokens } : {}),
+    ...convertTools(request),
+    ...(convertTextFormat(request.text) ? { response_format: convertTextFormat(request.text) } : {}),
+    ...(convertReasoning(request.reasoning) ? { reasoning: convertReasoning(request.reasoning) } : {}),
+    ...(request.user ? { user: request.user } : {}),
+    ...(request.prompt_cache_key ? { prompt_cache_key: request.prompt_cache_key } : {}),
+  };
+  const req = parseChatRequest(chat);
+  // The client's body with the conversation expanded: the OpenAI adapter picks what it sends from it.
+  const body: Record<string, unknown> = { ...json, input: conversation };
+  delete body.previous_response_id;
+  req.native = { format: 'openai-responses', body };
+  states.set(req, { request, conversation, previousOwner, includeEncrypted: request.include?.includes('reasoning.encrypted_content') ?? false });
+  return req;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineEndpoint } from '@/server/http/openapi/registry';
+import { responsesRequestSchema } from './responses-request-schema';
+
+const outputItem = z.record(z.string(), z.unknown()).describe('An output item: `reasoning` (summary, encrypted_content when `include` asks), `message` (output_text parts) or `function_call` (call_id, name, arguments)');
+const response = z.object({
+  id: z.string().describe('resp_…; the generation id is gen-… with the same suffix'),
+  object: z.literal('response'),
+  created_at: z.number().int(),
+  status: z.enum(['completed', 'incomplete', 'failed', 'in_progress']),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  incomplete_details: z.object({ reason: z.string() }).nullable().describe('max_output_tokens or content_filter'),
+  model: z.string(),
+  output: z.array(outputItem),
+  store: z.boolean(),
+  previous_response_id: z.string().nullable(),
+  usage: z.object({
+    input_tokens: z.number().int(),
+    input_tokens_details: z.object({ cached_tokens: z.number().int() }),
+    output_tokens: z.number().int(),
+    output_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+    total_tokens: z.number().int(),
+    cost: z.number().describe('Cost of this generation in USD; equals the ledger charge to the micro-dollar'),
+  }),
+});
+const id = z.object({ id: z.string().describe('resp_…') });
+
+defineEndpoint({
+  method: 'post',
+  path: '/responses',
+  summary: 'Create a response (OpenAI Responses API)',
+  description:
+    'The OpenAI Responses API, for clients such as Codex CLI. `stream` defaults to false. Streamed, the answer is a text/event-stream of ' +
+    'typed events (`event: <type>` + `data: {"type", "sequence_number", …}`): response.created, response.in_progress, ' +
+    'response.output_item.added/.done, response.content_part.added/.done, response.output_text.delta/.done, ' +
+    'response.function_call_arguments.delta/.done, response.reasoning_summary_text.delta, then response.completed (or ' +
+    'response.incomplete) with usage, or response.failed for a failure after the stream began. `store` (default true) keeps the ' +
+    'response 30 days for the calling account; `previous_response_id` continues a kept one. With `store: false` reasoning ' +
+    'round-trips through `encrypted_content` (ask for it with `include: ["reasoning.encrypted_content"]`). OpenAI models are called ' +
+    'through OpenAI\'s Responses API with the body nearly unchanged; other models are translated (function tools only). Errors are ' +
+    'OpenAI\'s shape: {"error": {"message", "type", "param", "code"}}.',
+  tags: ['Chat'],
+  body: responsesRequestSchema,
+  response,
+  errors: [402, 403, 404, 413, 429, 502, 503],
+});
+
+defineEndpoint({
+  method: 'get',
+  path: '/responses/{id}',
+  summary: 'Retrieve a stored response',
+  description: 'A response created with `store: true` by the calling account, within 30 days; 404 otherwise (OpenAI\'s error shape).',
+  tags: ['Chat'],
+  params: id,
+  response,
+  errors: [404],
+});
+
+defineEndpoint({
+  method: 'delete',
+  path: '/responses/{id}',
+  summary: 'Delete a stored response',
+  tags: ['Chat'],
+  params: id,
+  response: z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) }),
+  errors: [404],
+});

@@ -1,0 +1,82 @@
+// Responses kept for `store: true` (prisma model StoredResponse): 30 days, for the account that made them.
+// Reads never return an expired row, and delete it when they meet one; rows nobody reads again are removed
+// by deleteExpiredResponses, which the ledger sweeper's timer runs (server/ledger/sweeper.ts).
+import type { Prisma } from '@/server/db/generated/client';
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors';
+import type { ResponsesInputItem } from './responses-request-schema';
+
+export const STORED_RESPONSE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface StoredResponseRecord {
+  id: string;
+  accountId: string;
+  /** The conversation up to this response (previous ones expanded), as Responses input items. */
+  input: ResponsesInputItem[];
+  /** This response's output items (reasoning with encrypted_content always kept, for continuation). */
+  output: Record<string, unknown>[];
+  /** The response object as the client received it. */
+  response: Record<string, unknown>;
+}
+
+/** The same answer for a missing, expired or foreign id: whether someone else's exists is not told. */
+export const responseNotFound = (id: string) => new AppError('not_found', `Response with id '${id}' not found.`, { param: 'previous_response_id' });
+
+export async function saveStoredResponse(input: {
+  id: string;
+  accountId: string;
+  userId: string;
+  apiKeyId: string | null;
+  model: string;
+  conversation: ResponsesInputItem[];
+  output: Record<string, unknown>[];
+  response: Record<string, unknown>;
+  now?: Date;
+}): Promise<void> {
+  const now = input.now ?? new Date();
+  await (await db()).storedResponse.create({
+    data: {
+      id: input.id,
+      accountId: input.accountId,
+      userId: input.userId,
+      apiKeyId: input.apiKeyId,
+      model: input.model,
+      input: input.conversation as Prisma.InputJsonValue,
+      output: input.output as Prisma.InputJsonValue,
+      response: input.response as Prisma.InputJsonValue,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + STORED_RESPONSE_TTL_MS),
+    },
+  });
+}
+
+/** The stored response by id, whoever owns it (the caller checks); null when absent or expired. */
+export async function findStoredResponse(id: string, now = new Date()): Promise<StoredResponseRecord | null> {
+  const client = await db();
+  const row = await client.storedResponse.findUnique({ where: { id }, select: { id: true, accountId: true, input: true, output: true, response: true, expiresAt: true } });
+  if (!row) return null;
+  if (row.expiresAt <= now) {
+    await client.storedResponse.deleteMany({ where: { id, expiresAt: { lte: now } } });
+    return null;
+  }
+  return { id: row.id, accountId: row.accountId, input: row.input as ResponsesInputItem[], output: row.output as Record<string, unknown>[], response: row.response as Record<string, unknown> };
+}
+
+/** GET /api/v1/responses/{id}: the response object, to its account only (404 otherwise). */
+export async function getStoredResponseOrThrow(input: { id: string; accountId: string }): Promise<Record<string, unknown>> {
+  const found = await findStoredResponse(input.id);
+  if (!found || found.accountId !== input.accountId) throw responseNotFound(input.id);
+  return found.response;
+}
+
+/** DELETE /api/v1/responses/{id}: OpenAI's deletion object; 404 for an id this account does not hold. */
+export async function deleteStoredResponse(input: { id: string; accountId: string; now?: Date }): Promise<{ id: string; object: 'response'; deleted: true }> {
+  const { count } = await (await db()).storedResponse.deleteMany({ where: { id: input.id, accountId: input.accountId, expiresAt: { gt: input.now ?? new Date() } } });
+  if (count === 0) throw responseNotFound(input.id);
+  return { id: input.id, object: 'response', deleted: true };
+}
+
+export async function deleteExpiredResponses(now = new Date()): Promise<number> {
+  const { count } = await (await db()).storedResponse.deleteMany({ where: { expiresAt: { lte: now } } });
+  return count;
+}
