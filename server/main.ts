@@ -10,6 +10,7 @@ import { env, EnvError } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
 import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
+import { deleteExpiredResponses } from '@/server/formats/openai-responses/stored-responses';
 import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
@@ -105,7 +106,12 @@ async function main() {
     console.warn(`Switchboard: cannot write ${e.dataDir}/server.json (${(err as Error).message}); \`npm run cli -- upstream:health\` will not find this server`);
   }
   // Charges a crashed predecessor journaled, then the sweeper for reservations whose lease ran out.
-  const recovery = startSettlementRecovery({ enqueue: (s) => runtime.settlements.enqueue(s), journal: runtime.journal, sweepIntervalMs: e.SWEEP_INTERVAL_MS });
+  const recovery = startSettlementRecovery({
+    enqueue: (s) => runtime.settlements.enqueue(s),
+    journal: runtime.journal,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    housekeeping: [{ name: 'stored response expiry', step: () => deleteExpiredResponses() }],
+  });
 
   const base = `http://localhost:${port}`;
   console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);

@@ -4,7 +4,7 @@
 // server/main.ts and the crash test's gateway process start the same thing.
 import type { SettleInput } from './settle-generation';
 import { replaySettlementJournals, type SettlementJournal } from './settlement-journal';
-import { startReservationSweeper } from './sweep-reservations';
+import { startReservationSweeper, type SweepStep } from './sweep-reservations';
 
 export interface SettlementRecovery {
   /** Settlements replayed from dead processes' journals, once they are all committed. */
@@ -17,6 +17,8 @@ export function startSettlementRecovery(p: {
   enqueue: (input: SettleInput) => Promise<void>;
   journal: SettlementJournal | null;
   sweepIntervalMs: number;
+  /** Other domains' periodic clean-ups, run on the sweeper's loop. */
+  housekeeping?: readonly SweepStep[];
 }): SettlementRecovery {
   const replayed = p.journal
     ? replaySettlementJournals(p.journal.dir, (inputs) => Promise.all(inputs.map((s) => p.enqueue(s))).then(() => {}), p.journal).then(
@@ -30,5 +32,5 @@ export function startSettlementRecovery(p: {
         },
       )
     : Promise.resolve(0);
-  return { replayed, stop: startReservationSweeper(p.sweepIntervalMs) };
+  return { replayed, stop: startReservationSweeper(p.sweepIntervalMs, p.housekeeping) };
 }

@@ -6,7 +6,6 @@
 // process was alive after all (its renewals failed for longer than a lease), its settlement still lands
 // later and is charged once (settleLate).
 import { db } from '@/server/db';
-import { deleteExpiredResponses } from '@/server/formats/openai-responses/stored-responses';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import type { Tx } from './post-ledger-entry';
 import { DEFAULT_SWEEP_INTERVAL_MS } from './reservation-leases';
@@ -64,10 +63,16 @@ async function releaseHold(tx: Tx, generationId: string, accountId: string): Pro
 
 /**
  * The periodic maintenance loop started by server/main.ts: reservations of dead processes, then
- * promotional credit past its expiry, stored Responses API responses past their 30 days. Each step logs its own failure and the loop carries on. The interval
+ * promotional credit past its expiry, then the caller's housekeeping steps (server/main.ts: stored Responses API responses past their 30 days). Each step logs its own failure and the loop carries on. The interval
  * bounds how long a dead process's reservations outlive their lease (SWEEP_INTERVAL_MS).
  */
-export function startReservationSweeper(intervalMs = DEFAULT_SWEEP_INTERVAL_MS): () => void {
+/** A step of another domain's housekeeping run on the same loop (e.g. expired stored responses); returns rows handled. */
+export interface SweepStep {
+  name: string;
+  step: () => Promise<number>;
+}
+
+export function startReservationSweeper(intervalMs = DEFAULT_SWEEP_INTERVAL_MS, housekeeping: readonly SweepStep[] = []): () => void {
   // After a crash under load there may be thousands of reservations to close: keep taking batches until
   // one comes back short (bounded, so one tick cannot run forever).
   const drainAll = async (step: () => Promise<number>, name: string) => {
@@ -84,7 +89,7 @@ export function startReservationSweeper(intervalMs = DEFAULT_SWEEP_INTERVAL_MS):
     try {
       await drainAll(() => sweepExpiredReservations(), 'reservation sweeper');
       await drainAll(() => expirePromotionGrants(), 'promotion expiry sweeper');
-      await drainAll(() => deleteExpiredResponses(), 'stored response expiry');
+      for (const h of housekeeping) await drainAll(h.step, h.name);
     } finally {
       running = false;
     }
