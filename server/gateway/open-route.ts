@@ -143,7 +143,8 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
         attempts.push(record);
         let res: UpstreamResponse;
         try {
-          res = await deps.upstream.send(prepared.request!, signal, provider.timeoutMs);
+          const request = provider.adapter.authorize ? await provider.adapter.authorize(prepared.request!, prepared.ctx, signal) : prepared.request!;
+          res = await deps.upstream.send(request, signal, provider.timeoutMs);
         } catch (err) {
           if (signal.aborted) {
             if (key) deps.health.released(key.ref);

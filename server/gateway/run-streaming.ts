@@ -112,7 +112,7 @@ export async function runStreaming(
     if (body) {
       // Events are handled synchronously as each chunk is parsed: no promise per event, only per chunk
       // read (and per write the client is slow to take).
-      const parser = createSseParser();
+      const parser = adapter.createStreamParser?.() ?? createSseParser();
       for await (const chunk of body) {
         for (const ev of parser.push(chunk)) {
           const p = emit(ev);

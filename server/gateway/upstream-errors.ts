@@ -44,6 +44,8 @@ export class UpstreamHttpError extends AppError {
 export const headerRecord = (h: UpstreamResponse['headers']) => h as Record<string, string | string[] | undefined>;
 
 export function networkError(err: unknown, provider: string): AppError {
+  // An adapter's own refusal (authorize could not get a credential) says more than "could not reach".
+  if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code ?? '';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new AppError('upstream_timeout', `The provider (${provider}) did not answer in time`, { provider, cause: code });

@@ -179,6 +179,25 @@ export interface ProviderAdapter {
   convertError(status: number, body: string, headers: Record<string, string | string[] | undefined>): UpstreamFailure;
   /** Echo-style adapters answer in-process instead of over HTTP. */
   readonly local?: LocalProvider;
+  /**
+   * Last step before the request is sent, after the gateway added the provider's configured headers: for
+   * credentials that are not a static key — a SigV4 signature over the final request (Bedrock), an OAuth
+   * access token from a cache refreshed before it expires (Vertex, Microsoft Entra ID). Throws AppError
+   * (e.g. service_unavailable) when no credential can be had; the route then tries the next endpoint.
+   */
+  authorize?(request: UpstreamRequest, ctx: ConvertContext, signal: AbortSignal): Promise<UpstreamRequest>;
+  /**
+   * The framing of a 2xx streaming body when it is not server-sent events (Bedrock's binary
+   * application/vnd.amazon.eventstream): decodes bytes into events for this adapter's StreamConverter.
+   * Default: the shared SSE parser (sse.ts).
+   */
+  createStreamParser?(): StreamParser;
+}
+
+/** Bytes of a streaming body → events, chunk by chunk (sse.ts's SseParser is one). */
+export interface StreamParser {
+  push(chunk: Uint8Array): SseEvent[];
+  end(): SseEvent[];
 }
 
 /** For the built-in echo model: produces the stream itself, no network. */

@@ -17,6 +17,23 @@ const compatibleAdapters = {
   withoutStreamOptions: createOpenAICompatibleAdapter({ supportsStreamOptions: false }),
 };
 
+/**
+ * What a provider type that carries per-provider state builds from its entry: cloud credentials and token
+ * caches live in the adapter instance (a reload builds a new one). `credentials` replaces the key-based
+ * "configured" check (a provider signed with IAM credentials or a service account has no keys); `baseUrl`
+ * is the default endpoint when the entry gives none (a region's or location's host).
+ */
+export interface BuiltAdapter {
+  adapter: ProviderAdapter;
+  credentials?: { configured: boolean; missing?: string };
+  baseUrl?: string;
+}
+
+/** Provider types built per entry (bedrock, vertex, azure-openai…): type → factory. */
+const ADAPTER_FACTORIES: Partial<Record<ProviderType, (entry: ProviderConfigEntry, readVar: (name: string) => string | undefined) => BuiltAdapter>> = {
+  // provider-factories-end
+};
+
 export function adapterFor(type: ProviderType, supportsStreamOptions: boolean): ProviderAdapter {
   switch (type) {
     case 'openai':
@@ -69,21 +86,18 @@ export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOp
     keys.push(Object.freeze({ id, ref: `${entry.id}/${id}`, apiKey, weight: k.weight }));
   });
 
+  const built = ADAPTER_FACTORIES[entry.type]?.(entry, o.readVar);
   const publicUrl = PUBLIC_BASE_URLS[entry.type];
-  const baseUrl = stripSlash(entry.type === 'echo' ? ECHO_BASE_URL : (entry.base_url ?? publicUrl ?? ''));
-  const { configured, missing } = configuredState(entry, {
-    baseUrl,
-    publicUrl,
-    usableKeys: keys.length,
-    unsetVariables,
-    keyVariable: o.keyVariable,
-  });
+  const baseUrl = stripSlash(entry.type === 'echo' ? ECHO_BASE_URL : (entry.base_url ?? built?.baseUrl ?? publicUrl ?? ''));
+  const keyed = configuredState(entry, { baseUrl, publicUrl, usableKeys: keys.length, unsetVariables, keyVariable: o.keyVariable });
+  // Cloud credentials: usable with them, or with a key where the type also takes keys (a Bedrock API key).
+  const { configured, missing } = built?.credentials && !(keys.length > 0) ? (baseUrl ? built.credentials : keyed) : keyed;
 
   return Object.freeze({
     id: entry.id,
     type: entry.type,
     name: entry.name ?? entry.id,
-    adapter: adapterFor(entry.type, entry.supports_stream_options),
+    adapter: built?.adapter ?? adapterFor(entry.type, entry.supports_stream_options),
     baseUrl,
     headers: Object.freeze({ ...entry.headers }),
     keys: Object.freeze(keys) as RoutingKey[],

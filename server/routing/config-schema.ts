@@ -13,6 +13,8 @@ export const MODEL_ID = /^[a-z0-9][a-z0-9._-]{0,60}\/[a-zA-Z0-9][a-zA-Z0-9._:-]{
 export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must name an environment variable');
+
 const usdPerMillion = z.number().min(0, 'a price cannot be negative').max(100_000, 'a price above $100,000 per million tokens is surely a typo');
 
 export const keyConfigSchema = z
@@ -44,6 +46,26 @@ export const providerConfigSchema = z
      * (default 600000: a non-streaming reasoning answer can take minutes).
      */
     timeout_ms: z.number().int().min(100).max(3_600_000).optional(),
+    // ---- cloud providers (each type reads its own; see README "Cloud providers") ----
+    /** bedrock: the AWS region, e.g. us-east-1 (the endpoint is bedrock-runtime.<region>.amazonaws.com unless base_url). */
+    region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'region: an AWS region such as us-east-1').optional(),
+    /** bedrock: variables holding IAM credentials (default AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN). */
+    access_key_id_env: envVarName.optional(),
+    secret_access_key_env: envVarName.optional(),
+    session_token_env: envVarName.optional(),
+    /** vertex: the Google Cloud project and location (`global` or a region such as us-east5). */
+    project: z.string().min(1).max(100).optional(),
+    location: z.string().regex(/^[a-z0-9-]{1,40}$/, 'location: global or a region such as us-east5').optional(),
+    /** vertex: a service-account JSON key, as a file path or in an environment variable. */
+    credentials_file: z.string().min(1).max(4096).optional(),
+    credentials_env: envVarName.optional(),
+    /** azure-openai: the `api-version` query parameter (absent with Azure's v1 API, `base_url` ending in /openai/v1). */
+    api_version: z.string().min(1).max(40).optional(),
+    /** azure-openai with Microsoft Entra ID client credentials instead of an api-key. */
+    tenant_id: z.string().min(1).max(100).optional(),
+    client_id: z.string().min(1).max(100).optional(),
+    client_secret_env: envVarName.optional(),
+    token_url: z.url({ protocol: /^https?$/, error: 'token_url must be an http(s) URL' }).optional(),
   })
   .strict();
 
