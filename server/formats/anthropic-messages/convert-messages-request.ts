@@ -133,7 +133,7 @@ function convertToolChoice(req: CountTokensRequest): Pick<ChatInput, 'tool_choic
  * (web search, bash, text editor…) reach Anthropic endpoints through `native` only: no other provider
  * runs them, so they are not among the internal request's tools. `top_k` has no Chat equivalent either.
  */
-export function convertMessagesRequest(req: CountTokensRequest, body: Record<string, unknown>, beta: string | undefined): ChatRequest {
+export function convertMessagesRequest(req: CountTokensRequest, body: Record<string, unknown>, headers: { beta?: string; version?: string } = {}): ChatRequest {
   const messages: ChatMessageInput[] = [];
   if (req.system !== undefined) {
     const system = typeof req.system === 'string' ? req.system : toContent(toParts(req.system));
@@ -165,6 +165,7 @@ export function convertMessagesRequest(req: CountTokensRequest, body: Record<str
     reasoning: convertThinking(req),
   };
   const chat = parseChatRequest(input);
-  chat.native = { format: 'anthropic-messages', body, ...(beta ? { beta } : {}) };
+  // Claude Code's gateway contract: anthropic-beta and anthropic-version reach Anthropic unchanged.
+  chat.native = { format: 'anthropic-messages', body, ...(headers.beta ? { beta: headers.beta } : {}), ...(headers.version ? { version: headers.version } : {}) };
   return chat;
 }

@@ -18,8 +18,9 @@ export interface CountTokensInput {
   /** `Authorization` (or `x-api-key` as a Bearer value: admit.ts authorizationHeader). */
   authorization: string | undefined;
   body: unknown;
-  /** The client's `anthropic-beta` header, forwarded to Anthropic. */
+  /** The client's `anthropic-beta` and `anthropic-version` headers, forwarded to Anthropic. */
   beta?: string;
+  version?: string;
   signal: AbortSignal;
 }
 
@@ -31,7 +32,7 @@ export async function countMessageTokens(rt: Runtime, input: CountTokensInput): 
   await rt.rateLimiter.check(principal.apiKey?.id ?? `user:${principal.userId}`);
   if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body)) throw new AppError('bad_request', 'The request body must be a JSON object');
   const body = input.body as Record<string, unknown>;
-  const req = convertMessagesRequest(parseCountTokensRequest(body), body, input.beta);
+  const req = convertMessagesRequest(parseCountTokensRequest(body), body, { beta: input.beta, version: input.version });
 
   await rt.routing.ready;
   const model = resolveModelOrThrow(rt.routing.table(), req.model);
@@ -60,7 +61,7 @@ async function askAnthropic(rt: Runtime, model: RoutingModel, body: Record<strin
   const ctx = contextFor(candidate, key);
   const upstreamBody: Record<string, unknown> = { ...body, model: endpoint.upstreamModel };
   for (const field of GENERATION_ONLY) delete upstreamBody[field];
-  const request = { url: anthropicUrl(ctx.config.baseUrl, 'messages/count_tokens'), method: 'POST' as const, headers: { ...anthropicHeaders(ctx, input.beta), ...endpoint.provider.headers }, body: JSON.stringify(upstreamBody) };
+  const request = { url: anthropicUrl(ctx.config.baseUrl, 'messages/count_tokens'), method: 'POST' as const, headers: { ...anthropicHeaders(ctx, input.beta, input.version), ...endpoint.provider.headers }, body: JSON.stringify(upstreamBody) };
   let res;
   try {
     res = await rt.upstream.send(request, input.signal, endpoint.provider.timeoutMs);

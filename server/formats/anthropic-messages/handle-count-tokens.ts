@@ -23,6 +23,7 @@ export async function handleCountTokens(rt: Runtime, request: Request): Promise<
       authorization: authorizationHeader({ header: (name) => request.headers.get(name) ?? undefined }),
       body,
       beta: request.headers.get('anthropic-beta') ?? undefined,
+      version: request.headers.get('anthropic-version') ?? undefined,
       signal: request.signal,
     });
     return Response.json(result, { headers: { 'x-request-id': requestId } });

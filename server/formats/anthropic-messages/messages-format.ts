@@ -10,8 +10,8 @@ import { createMessagesStreamRenderer } from './render-messages-stream';
 
 export const anthropicMessagesFormat: WireFormat = {
   id: 'anthropic-messages',
-  // `anthropic-version` is accepted whatever its value: the shapes served are the current 2023-06-01 ones.
-  parse: (json, header) => convertMessagesRequest(parseMessagesRequest(json), json, header('anthropic-beta')),
+  // `anthropic-version` is accepted whatever its value (the shapes served are 2023-06-01's) and forwarded to Anthropic.
+  parse: (json, header) => convertMessagesRequest(parseMessagesRequest(json), json, { beta: header('anthropic-beta'), version: header('anthropic-version') }),
   errorReply: messagesErrorReply,
   complete: renderMessagesResponse,
   stream: createMessagesStreamRenderer,

@@ -30,7 +30,7 @@ describeEachDatabase('the Anthropic Messages API', () => {
   it("non-streaming, by Anthropic's dated name: the body passes through, the answer is a message with usage", async () => {
     h.respond = replay('anthropic', 'text');
     const { data, response } = await client.messages
-      .create({ model: 'claude-sonnet-4-5-20250929', max_tokens: 1000, messages: [{ role: 'user', content: 'Say hello' }], top_k: 5 })
+      .create({ model: 'claude-sonnet-4-5-20250929', max_tokens: 1000, messages: [{ role: 'user', content: 'Say hello' }], ...({ top_k: 5 } as object) })
       .withResponse();
     expect(data).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', stop_reason: 'end_turn', stop_sequence: null });
     expect(data.content).toEqual([{ type: 'text', text: 'Hello! How can I help you today?' }]);

@@ -8,9 +8,9 @@ import { ANTHROPIC_VERSION } from './convert-request';
 
 type AnthropicNative = Extract<NativeRequest, { format: 'anthropic-messages' }>;
 
-/** Headers for Anthropic: our version and key; the client's `anthropic-beta` forwarded. */
-export function anthropicHeaders(ctx: ConvertContext, beta: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
+/** Headers for Anthropic: our key; the client's `anthropic-beta` and `anthropic-version` (else ours) forwarded. */
+export function anthropicHeaders(ctx: ConvertContext, beta: string | undefined, version?: string): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': version || ANTHROPIC_VERSION };
   if (beta) headers['anthropic-beta'] = beta;
   if (ctx.config.apiKey) headers['x-api-key'] = ctx.config.apiKey;
   return headers;
@@ -27,5 +27,5 @@ export function convertNativeRequest(req: ChatRequest, native: AnthropicNative, 
   const asked = typeof body.max_tokens === 'number' ? body.max_tokens : ctx.model.maxOutputTokens;
   body.max_tokens = Math.min(asked, ctx.model.maxOutputTokens);
   body.stream = req.stream;
-  return { url: anthropicUrl(ctx.config.baseUrl, 'messages'), method: 'POST', headers: anthropicHeaders(ctx, native.beta), body: JSON.stringify(body) };
+  return { url: anthropicUrl(ctx.config.baseUrl, 'messages'), method: 'POST', headers: anthropicHeaders(ctx, native.beta, native.version), body: JSON.stringify(body) };
 }
