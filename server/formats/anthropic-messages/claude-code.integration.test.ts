@@ -12,7 +12,7 @@ import { describeEachDatabase } from '@/test/db';
 import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 import { convertMessagesRequest } from './convert-messages-request';
 import { countTokensLocally } from './count-tokens-locally';
-import { handleCountTokens } from './handle-count-tokens';
+import { handleCountTokensNode } from './handle-count-tokens';
 import { parseCountTokensRequest } from './messages-request-schema';
 
 const BETA = 'claude-code-20250219,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14';
@@ -61,14 +61,8 @@ describeEachDatabase('Claude Code through /api/v1/messages', () => {
   beforeAll(async () => {
     h = await startGatewayHarness();
     key = (await fundedUser(10)).key;
-    // count_tokens is a Next route handler (not on the gateway's fast path): served here on the harness's runtime.
-    countServer = http.createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const headers = new Headers(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])));
-      const response = await handleCountTokens(h.runtime, new Request(`http://x${req.url}`, { method: 'POST', headers, body: Buffer.concat(chunks) }));
-      res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
-    });
+    // count_tokens is served by server/main.ts before Next (not a gateway route): here on the harness's runtime.
+    countServer = http.createServer((req, res) => void handleCountTokensNode(h.runtime, req, res));
     await new Promise<void>((r) => countServer.listen(0, '127.0.0.1', r));
     countUrl = `http://127.0.0.1:${(countServer.address() as AddressInfo).port}/api/v1/messages/count_tokens`;
   });
