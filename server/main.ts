@@ -9,6 +9,7 @@ import { closeDatabase, database } from '@/server/db';
 import { env, EnvError } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
+import { COUNT_TOKENS_PATH, handleCountTokensNode } from '@/server/formats/anthropic-messages/handle-count-tokens';
 import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { deleteExpiredResponses } from '@/server/formats/openai-responses/stored-responses';
 import { handleCliRequest } from '@/server/http/internal-cli';
@@ -70,6 +71,8 @@ async function main() {
       }
     }
     if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken, !e.embedded);
+    // Not a generation, but Claude Code counts whole conversations: the gateway's body limit, not Next's 1 MiB.
+    if (pathname === COUNT_TOKENS_PATH && req.method === 'POST') return void handleCountTokensNode(runtime, req, res);
     // Every response carries x-request-id; route handlers reuse this id (server/http/api-route.ts).
     const requestId = newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;

@@ -175,7 +175,7 @@ export const chatRequestSchema = z.object({
  * estimates and every other provider's converter read those.
  */
 export type NativeRequest =
-  | { format: 'anthropic-messages'; body: Record<string, unknown>; /** The client's `anthropic-beta` header, forwarded. */ beta?: string }
+  | { format: 'anthropic-messages'; body: Record<string, unknown>; /** The client's `anthropic-beta` header, forwarded. */ beta?: string; /** Its `anthropic-version`, forwarded. */ version?: string }
   | { format: 'openai-responses'; body: Record<string, unknown> };
 
 /** The validated request: the one type of a chat request (providers/types.ts re-exports it and its parts). */

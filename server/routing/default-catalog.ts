@@ -70,16 +70,20 @@ const CATALOG: DefaultModel[] = [
   },
 
   // ── Anthropic. Claude 5.x: adaptive thinking, 1M context, no long-context premium (Haiku 5.5 aside). ──
+  // Aliases are Anthropic's own names (its API ids, undated and dated), so Anthropic clients (Claude Code on
+  // /api/v1/messages) name these models as they would at Anthropic.
   {
     id: 'anthropic/claude-fable-5.1', name: 'Anthropic: Claude Fable 5.1',
     description: "Anthropic's highest-capability model, for demanding reasoning and long-horizon agentic work.",
     context_length: 1_000_000, max_output_tokens: 128_000, supports_reasoning: true, supports_images: true,
+    aliases: ['claude-fable-5-1'],
     endpoints: on('anthropic', 'claude-fable-5-1', { input: 10, output: 50, cache_read: 0.25, cache_write: 12.5, cache_write_1h: 20 }),
   },
   {
     id: 'anthropic/claude-opus-5.5', name: 'Anthropic: Claude Opus 5.5',
     description: 'For long-running agentic coding and knowledge work; thinking is always on.',
     context_length: 1_000_000, max_output_tokens: 128_000, supports_reasoning: true, supports_images: true,
+    aliases: ['claude-opus-5-5'],
     endpoints: on('anthropic', 'claude-opus-5-5', { input: 4, output: 20, cache_read: 0.2, cache_write: 5, cache_write_1h: 8 }),
   },
   {
@@ -87,24 +91,28 @@ const CATALOG: DefaultModel[] = [
     description: 'The best combination of speed and intelligence in the Claude line.',
     context_length: 1_000_000, max_output_tokens: 128_000, supports_reasoning: true, supports_images: true,
     // Cache reads cut from $0.20 to $0.10 on 2026-10-07 (reported by pricing trackers reading Anthropic's page).
+    aliases: ['claude-sonnet-5-5'],
     endpoints: on('anthropic', 'claude-sonnet-5-5', { input: 2, output: 10, cache_read: 0.1, cache_write: 2.5, cache_write_1h: 4 }),
   },
   {
     id: 'anthropic/claude-haiku-5.5', name: 'Anthropic: Claude Haiku 5.5',
     description: 'Fastest Claude, for high-volume classification, extraction and routing. Prompts over 100K tokens cost Anthropic 5× more.',
     context_length: 1_000_000, max_output_tokens: 128_000, supports_reasoning: true, supports_images: true,
+    aliases: ['claude-haiku-5-5'],
     endpoints: on('anthropic', 'claude-haiku-5-5', { input: 0.1, output: 0.5, cache_read: 0.01, cache_write: 0.125, cache_write_1h: 0.2 }),
   },
   {
     id: 'anthropic/claude-sonnet-4.5', name: 'Anthropic: Claude Sonnet 4.5',
     description: 'Frontier model for coding and agents, with extended thinking. Deprecated: Anthropic retires it on 2026-11-30 and recommends Claude Sonnet 5.5.',
     context_length: 200_000, max_output_tokens: 64_000, supports_reasoning: true, supports_images: true,
+    aliases: ['claude-sonnet-4-5', 'claude-sonnet-4-5-20250929'],
     endpoints: on('anthropic', 'claude-sonnet-4-5', { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75, cache_write_1h: 6 }),
   },
   {
     id: 'anthropic/claude-haiku-4.5', name: 'Anthropic: Claude Haiku 4.5',
     description: 'Fast, low-cost Claude model with extended thinking (legacy: Claude Haiku 5.5 is current).',
     context_length: 200_000, max_output_tokens: 64_000, supports_reasoning: true, supports_images: true,
+    aliases: ['claude-haiku-4-5', 'claude-haiku-4-5-20251001'],
     endpoints: on('anthropic', 'claude-haiku-4-5', { input: 1, output: 5, cache_read: 0.1, cache_write: 1.25, cache_write_1h: 2 }),
   },
 

@@ -13,6 +13,7 @@ import '@/server/promotions/promotions.openapi';
 import '@/server/billing/billing.openapi';
 import '@/server/routing/routing.openapi';
 import '@/server/formats/openai-responses/responses.openapi';
+import '@/server/formats/anthropic-messages/messages.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {

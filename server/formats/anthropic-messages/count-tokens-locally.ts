@@ -1,0 +1,31 @@
+// A prompt's size in tokens where no provider counts it: a real tokenizer (o200k_base, the encoding of
+// OpenAI's current models) over the text the model would read. Claude's own tokenizer is not published, so
+// for a Claude model this is an estimate; Anthropic's count_tokens is asked instead where it can be.
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { IMAGE_TOKENS } from '@/server/providers/estimate-tokens';
+import type { ChatRequest } from '@/server/providers/types';
+
+/** Role and turn framing per message, as chat templates add it (OpenAI's documented 3 + 1 for the role). */
+const TOKENS_PER_MESSAGE = 4;
+/** A document part: nothing of a PDF can be counted without reading it; Anthropic's figure for a short page. */
+const DOCUMENT_TOKENS = 1_500;
+
+export function countTokensLocally(req: Pick<ChatRequest, 'messages' | 'tools'>): number {
+  let tokens = 0;
+  for (const m of req.messages) {
+    tokens += TOKENS_PER_MESSAGE;
+    const parts = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : (m.content ?? []);
+    for (const p of parts) {
+      if (p.type === 'text') tokens += countTokens(p.text);
+      else if (p.type === 'image_url') tokens += IMAGE_TOKENS;
+      else tokens += DOCUMENT_TOKENS;
+    }
+    if (m.role === 'assistant') {
+      for (const c of m.tool_calls ?? []) tokens += countTokens(c.function.name) + countTokens(c.function.arguments);
+      if (m.reasoning) tokens += countTokens(m.reasoning);
+      for (const d of m.reasoning_details ?? []) tokens += countTokens(d.type === 'reasoning.text' ? d.text : d.type === 'reasoning.summary' ? d.summary : '');
+    }
+  }
+  for (const t of req.tools ?? []) tokens += countTokens(JSON.stringify(t.function));
+  return tokens;
+}

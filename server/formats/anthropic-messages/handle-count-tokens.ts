@@ -1,0 +1,74 @@
+// The edges of POST /api/v1/messages/count_tokens: node:http (server/main.ts, before Next, so the gateway's
+// 25 MB body limit applies: Claude Code counts whole conversations) and a Next route handler (next dev).
+// Not a generation: nothing is reserved or charged. Answers and errors in Anthropic's shape.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '@/server/errors';
+import { authorizationHeader } from '@/server/gateway/admit';
+import { MAX_BODY_BYTES } from '@/server/gateway/chat-request-schema';
+import { readNodeBody } from '@/server/http/read-body';
+import { newRequestId } from '@/server/http/request-id';
+import type { Runtime } from '@/server/runtime/runtime';
+import { countMessageTokens } from './count-tokens';
+import { messagesErrorReply } from './messages-errors';
+
+export const COUNT_TOKENS_PATH = '/api/v1/messages/count_tokens';
+
+interface CountTokensEdge {
+  header(name: string): string | undefined;
+  readBody(limit: number): Promise<Buffer>;
+  signal: AbortSignal;
+}
+
+async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
+  const requestId = newRequestId();
+  try {
+    const raw = await edge.readBody(MAX_BODY_BYTES);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new AppError('bad_request', 'Malformed JSON in request body');
+    }
+    const result = await countMessageTokens(rt, {
+      authorization: authorizationHeader(edge),
+      body,
+      beta: edge.header('anthropic-beta'),
+      version: edge.header('anthropic-version'),
+      signal: edge.signal,
+    });
+    return { status: 200, body: result, headers: { 'x-request-id': requestId } };
+  } catch (err) {
+    const { status, body, headers } = messagesErrorReply(err, requestId, 'count_tokens');
+    return { status, body, headers: { ...headers, 'x-request-id': requestId } };
+  }
+}
+
+export async function handleCountTokensNode(rt: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const out = await reply(rt, {
+    header: (name) => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    },
+    readBody: (limit) => readNodeBody(req, limit),
+    signal: controller.signal,
+  });
+  const payload = JSON.stringify(out.body);
+  res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...out.headers }).end(payload);
+}
+
+export async function handleCountTokens(rt: Runtime, request: Request): Promise<Response> {
+  const out = await reply(rt, {
+    header: (name) => request.headers.get(name) ?? undefined,
+    async readBody(limit) {
+      const buf = Buffer.from(await request.arrayBuffer());
+      if (buf.length > limit) throw new AppError('payload_too_large', `Request body is larger than the limit of ${Math.round(limit / 1_000_000)} MB`);
+      return buf;
+    },
+    signal: request.signal,
+  });
+  return Response.json(out.body, { status: out.status, headers: out.headers });
+}
