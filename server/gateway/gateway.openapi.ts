@@ -36,6 +36,7 @@ const completion = z.object({
 defineEndpoint({
   method: 'post',
   path: '/chat/completions',
+  operationId: 'createChatCompletion',
   summary: 'Create a chat completion (OpenAI-compatible)',
   description:
     'Routes `model` ("provider/model-name") to its provider. `stream` defaults to true: the answer is a text/event-stream of ' +
@@ -47,12 +48,17 @@ defineEndpoint({
   tags: ['Chat'],
   body: chatRequestSchema,
   response: completion,
+  stream: true,
+  sseDescription:
+    'Sent when `stream` is true, or absent and the Accept header does not ask for application/json alone: `data: <chat.completion.chunk JSON>` ' +
+    'events, a last chunk with `finish_reason` and `usage`, then `data: [DONE]`; `: keep-alive` comment lines while waiting.',
   errors: [402, 403, 404, 413, 429, 502, 503],
 });
 
 defineEndpoint({
   method: 'get',
   path: '/models',
+  operationId: 'listModels',
   summary: 'List models (OpenRouter shape, plus supportsReasoning and supportsImages)',
   tags: ['Models'],
   auth: false,
