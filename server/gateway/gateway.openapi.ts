@@ -54,26 +54,3 @@ defineEndpoint({
     'events, a last chunk with `finish_reason` and `usage`, then `data: [DONE]`; `: keep-alive` comment lines while waiting.',
   errors: [402, 403, 404, 413, 429, 502, 503],
 });
-
-defineEndpoint({
-  method: 'get',
-  path: '/models',
-  operationId: 'listModels',
-  summary: 'List models (OpenRouter shape, plus supportsReasoning and supportsImages)',
-  tags: ['Models'],
-  auth: false,
-  response: z.object({
-    data: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        context_length: z.number().int(),
-        pricing: z.object({ prompt: z.string(), completion: z.string(), input_cache_read: z.string(), input_cache_write: z.string() }).describe('USD per token'),
-        architecture: z.object({ input_modalities: z.array(z.string()), output_modalities: z.array(z.string()) }),
-        supported_parameters: z.array(z.string()),
-        supportsReasoning: z.boolean(),
-        supportsImages: z.boolean(),
-      }),
-    ),
-  }),
-});

@@ -3,6 +3,7 @@ import { errorBodySchema, registeredEndpoints, type EndpointSpec } from './regis
 import { SchemaComponents } from './schema-components';
 // Each domain's endpoint declarations (keep one import per line; add yours below the marker).
 import '@/server/gateway/gateway.openapi';
+import '@/server/catalog/models.openapi';
 import '@/server/api-keys/api-keys.openapi';
 import '@/server/auth/auth.openapi';
 import '@/server/users/users.openapi';
@@ -97,6 +98,8 @@ export function openApiDocument(serverUrl = '/api/v1') {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
+    // Listed once, in order of first use: renderers group operations by these.
+    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)))].map((name) => ({ name })),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (sk-sb-v1-…) or an account auth token (sb-at-v1-…)' } },
       schemas: components.schemas,
