@@ -42,7 +42,7 @@ function operation(e: EndpointSpec, components: SchemaComponents) {
       parameters.push({ name, in: where, required, schema: js, ...(typeof js.description === 'string' ? { description: js.description } : {}) });
     }
   }
-  const errorStatuses = [...new Set([400, ...(e.auth === false ? [] : [401]), ...(e.errors ?? []), 500])].sort();
+  const errorStatuses = [...new Set([400, ...(e.auth === false ? [] : [401]), ...(e.errors ?? []), ...Object.keys(e.errorBodies ?? {}).map(Number), 500])].sort();
   const success: Record<string, unknown> = {};
   if (e.response) success[e.responseContentType ?? 'application/json'] = { schema: components.convert(e.response, 'output') };
   if (e.stream) success['text/event-stream'] = { schema: { type: 'string', ...(e.sseDescription ? { description: e.sseDescription } : {}) } };
@@ -50,7 +50,11 @@ function operation(e: EndpointSpec, components: SchemaComponents) {
     [String(e.status ?? 200)]: { description: 'Success', ...(Object.keys(success).length ? { content: success } : {}) },
   };
   const error = components.convert(errorBodySchema, 'output');
-  for (const s of errorStatuses) responses[String(s)] = { description: STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema: error } } };
+  for (const s of errorStatuses) {
+    const special = e.errorBodies?.[s];
+    const schema = special ? components.convert(special.body, 'output') : error;
+    responses[String(s)] = { description: special?.description ?? STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema } } };
+  }
   return {
     operationId: e.operationId ?? derivedOperationId(e),
     summary: e.summary,
@@ -58,9 +62,14 @@ function operation(e: EndpointSpec, components: SchemaComponents) {
     tags: e.tags,
     ...(e.auth === false ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.convert(e.body, 'input') } } } } : {}),
+    ...(e.body ? { requestBody: { required: true, content: requestContent(e.body, e.bodyContentTypes, components) } } : {}),
     responses,
   };
+}
+
+function requestContent(body: z.ZodType, types: string[] = ['application/json'], components: SchemaComponents) {
+  const schema = components.convert(body, 'input');
+  return Object.fromEntries(types.map((type) => [type, { schema }]));
 }
 
 /** GET /models/{author}/{slug} → getModelsByAuthorBySlug; DELETE /api-keys/{key_id} → deleteApiKeysByKeyId. */

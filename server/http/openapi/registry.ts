@@ -21,12 +21,16 @@ export interface EndpointSpec {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** Media types the body may come as (default application/json); e.g. OAuth endpoints also take forms. */
+  bodyContentTypes?: string[];
   /** The 2xx response body. */
   response?: z.ZodType;
   /** Status of the success response (default 200). */
   status?: number;
   /** Error statuses this endpoint may answer besides 400/401/500. */
   errors?: number[];
+  /** A status whose body is not (only) the shared Error, e.g. OAuth's {"error": "authorization_pending"}. */
+  errorBodies?: Record<number, { description?: string; body: z.ZodType }>;
   /** Non-JSON success response (e.g. text/event-stream). */
   responseContentType?: string;
   /**
