@@ -4,6 +4,7 @@
 import OpenAI, { NotFoundError } from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '@/test/api-server';
+import { modelSchema } from './models.openapi';
 import { describeEachDatabase } from '@/test/db';
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -25,6 +26,8 @@ describeEachDatabase('models API', () => {
     const byTwoSegments = await fetch(`${api.origin}/api/v1/models/switchboard/echo`);
     expect(byTwoSegments.status).toBe(200);
     expect(await byTwoSegments.json()).toEqual(echo);
+    // The documented schema is exactly what is served: no undocumented field (strict), none missing.
+    for (const m of list.data) expect(() => modelSchema.strict().parse(m), m.id).not.toThrow();
     const listed = [];
     for await (const m of client.models.list()) listed.push(m.id);
     expect(listed).toEqual(list.data.map((m) => m.id));

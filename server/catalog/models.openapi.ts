@@ -3,20 +3,33 @@ import { defineEndpoint } from '@/server/http/openapi/registry';
 
 const usdPerToken = z.string().describe('USD per token, an exact decimal string (e.g. "0.0000025"), never exponent notation');
 
-/** One model as GET /models lists it and GET /models/{author}/{slug} answers it (server/catalog/models-dto.ts). */
-const model = z
+/**
+ * One model as GET /models lists it and GET /models/{author}/{slug} answers it (server/catalog/models-dto.ts).
+ * models-api.integration.test.ts parses every listed model with this schema made strict: a field added to
+ * the DTO and not here fails there.
+ */
+export const modelSchema = z
   .object({
     id: z.string().describe('"author/slug", what `model` names in a chat request'),
     name: z.string(),
     description: z.string(),
     created: z.number().int(),
     context_length: z.number().int(),
-    pricing: z.object({ prompt: usdPerToken, completion: usdPerToken, input_cache_read: usdPerToken, input_cache_write: usdPerToken, request: usdPerToken, image: usdPerToken }),
+    pricing: z.object({
+      prompt: usdPerToken,
+      completion: usdPerToken,
+      input_cache_read: usdPerToken,
+      input_cache_write: usdPerToken,
+      input_cache_write_1h: usdPerToken.optional().describe('Writes to Anthropic\'s 1-hour cache'),
+      request: usdPerToken,
+      image: usdPerToken,
+    }),
     architecture: z.object({ modality: z.string(), input_modalities: z.array(z.string()), output_modalities: z.array(z.string()) }),
     top_provider: z.object({ context_length: z.number().int(), max_completion_tokens: z.number().int(), is_moderated: z.boolean() }),
     supported_parameters: z.array(z.string()),
     supportsReasoning: z.boolean(),
     supportsImages: z.boolean(),
+    supportsPdf: z.boolean().optional().describe('Takes PDF documents as {"type":"file"} content parts ("file" in input_modalities)'),
     provider: z.string().describe('The provider of the endpoint the prices are from'),
     aliases: z.array(z.string()),
     available: z.boolean().describe('An endpoint of this model can serve here: its provider is configured and enabled'),
@@ -30,7 +43,7 @@ defineEndpoint({
   summary: 'List models (OpenRouter shape, plus supportsReasoning and supportsImages)',
   tags: ['Models'],
   auth: false,
-  response: z.object({ data: z.array(model) }),
+  response: z.object({ data: z.array(modelSchema) }),
 });
 
 defineEndpoint({
@@ -42,6 +55,6 @@ defineEndpoint({
   tags: ['Models'],
   auth: false,
   params: z.object({ author: z.string(), slug: z.string() }),
-  response: model,
+  response: modelSchema,
   errors: [404],
 });
