@@ -85,7 +85,19 @@ export function derivedOperationId(e: Pick<EndpointSpec, 'method' | 'path'>): st
   return e.method + words.join('');
 }
 
+const built = new Map<string, { endpoints: number; document: ReturnType<typeof buildDocument> }>();
+
+/** Built once per server URL (~100 ms of schema conversion); again only if more endpoints were declared since. */
 export function openApiDocument(serverUrl = '/api/v1') {
+  const endpoints = registeredEndpoints().length;
+  const cached = built.get(serverUrl);
+  if (cached?.endpoints === endpoints) return cached.document;
+  const document = buildDocument(serverUrl);
+  built.set(serverUrl, { endpoints, document });
+  return document;
+}
+
+function buildDocument(serverUrl: string) {
   const components = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
