@@ -21,7 +21,7 @@ export default function NotFound() {
             <ButtonLink href="/keys" variant="secondary">
               Open the console
             </ButtonLink>
-            <a href="/api/v1/openapi.json" className={buttonClasses({ variant: 'ghost' })}>
+            <a href="/docs" className={buttonClasses({ variant: 'ghost' })}>
               API reference
             </a>
           </div>

@@ -61,7 +61,7 @@ export default async function LandingPage() {
                   Get an API key
                   <span aria-hidden="true">→</span>
                 </ButtonLink>
-                <a href="/api/v1/openapi.json" className={buttonClasses({ variant: 'secondary', size: 'lg' })}>
+                <a href="/docs" className={buttonClasses({ variant: 'secondary', size: 'lg' })}>
                   API reference
                 </a>
               </div>

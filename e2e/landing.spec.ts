@@ -40,7 +40,7 @@ test.describe('landing page', () => {
     const nav = page.getByRole('navigation', { name: 'Primary' });
     await expect(nav.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
     await expect(nav.getByRole('link', { name: 'Console' })).toHaveAttribute('href', '/keys');
-    await expect(nav.getByRole('link', { name: 'API reference' })).toHaveAttribute('href', '/api/v1/openapi.json');
+    await expect(nav.getByRole('link', { name: 'API reference' })).toHaveAttribute('href', '/docs');
 
     await saveScreenshot('landing');
   });

@@ -12,7 +12,7 @@ export default function AuthLayout({ children }: { children: ReactNode }) {
             Terms of service
           </Link>
           <span aria-hidden="true"> · </span>
-          <a href="/api/v1/openapi.json" className="underline-offset-4 hover:underline">
+          <a href="/docs" className="underline-offset-4 hover:underline">
             API reference
           </a>
         </>

@@ -31,7 +31,7 @@ export function ConsoleShell({ initialSession, children }: { initialSession: Con
                 <NavLinks />
               </div>
               <div className="border-t border-border px-5 py-4 text-xs text-muted">
-                <a href="/api/v1/openapi.json" className="hover:text-foreground">
+                <a href="/docs" className="hover:text-foreground">
                   API reference
                 </a>
                 <span aria-hidden="true"> · </span>

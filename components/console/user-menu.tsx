@@ -41,7 +41,7 @@ export function UserMenu() {
               </Link>
             </li>
             <li>
-              <a href="/api/v1/openapi.json" className="flex items-center gap-3 rounded-lg px-2.5 py-2 text-foreground hover:bg-surface">
+              <a href="/docs" className="flex items-center gap-3 rounded-lg px-2.5 py-2 text-foreground hover:bg-surface">
                 <Icon name="external" className="size-4 text-muted" /> API reference
               </a>
             </li>

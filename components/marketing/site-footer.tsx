@@ -13,7 +13,7 @@ const columns = [
   {
     title: 'Developers',
     links: [
-      { href: '/api/v1/openapi.json', label: 'API reference' },
+      { href: '/docs', label: 'API reference' },
       { href: '/api/health', label: 'Service status' },
     ],
   },

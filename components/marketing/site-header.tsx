@@ -6,7 +6,7 @@ import { SiteLink } from './site-link';
 const navLinks = [
   { href: '/#models', label: 'Models' },
   { href: '/#quickstart', label: 'Quickstart' },
-  { href: '/api/v1/openapi.json', label: 'API reference' },
+  { href: '/docs', label: 'API reference' },
 ];
 
 export function SiteHeader() {

@@ -48,7 +48,8 @@ function send(origin: string, req: { method: string; path: string; headers: Reco
 
 interface ErrorShape {
   type?: unknown;
-  error?: { message?: unknown; metadata?: unknown; type?: unknown };
+  error?: string | { message?: unknown; metadata?: unknown; type?: unknown };
+  error_description?: unknown;
 }
 
 /**
@@ -57,9 +58,12 @@ interface ErrorShape {
  */
 function hasErrorBodyFor(path: string, body: ErrorShape | undefined): boolean {
   const pathname = path.split('?')[0]!;
-  const specBody = typeof body?.error?.message === 'string' && typeof body.error.metadata === 'object';
-  if (/^\/api\/v1\/messages(\/|$)/.test(pathname)) return specBody || (body?.type === 'error' && typeof body.error?.type === 'string' && typeof body.error.message === 'string');
-  if (/^\/api\/v1\/responses(\/|$)/.test(pathname)) return specBody || (typeof body?.error?.message === 'string' && typeof body.error.type === 'string');
+  const error = typeof body?.error === 'object' ? body.error : undefined;
+  const specBody = typeof error?.message === 'string' && typeof error.metadata === 'object';
+  // RFC 8628 polls (form-encoded, or with grant_type) are answered in OAuth's shape (RFC 6749 §5.2).
+  if (pathname === '/api/v1/auth/device/token') return specBody || (typeof body?.error === 'string' && typeof body.error_description === 'string');
+  if (/^\/api\/v1\/messages(\/|$)/.test(pathname)) return specBody || (body?.type === 'error' && typeof error?.type === 'string' && typeof error.message === 'string');
+  if (/^\/api\/v1\/responses(\/|$)/.test(pathname)) return specBody || (typeof error?.message === 'string' && typeof error.type === 'string');
   return specBody;
 }
 

@@ -88,6 +88,7 @@ describeEachDatabase('REST /api/v1/auth', () => {
       expect(issued.status).toBe(200);
       expect(issued.body).toMatchObject({ token_type: 'Bearer', user: { id: u.id, email: u.email } });
       expect(issued.body.token).toMatch(/^sb-at-v1-/);
+      expect(issued.body.access_token).toBe(issued.body.token); // the OAuth field, in both dialects
 
       await waitedInterval(code.body.device_code);
       const second = await call('POST', '/auth/device/token', null, { device_code: code.body.device_code });

@@ -10,11 +10,15 @@ import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from './secret-token';
 
 export const pollDeviceAuthorizationInput = z.object({ device_code: safeString().min(1).max(200) });
 
+/** The grant_type OAuth clients poll with (RFC 8628 §3.4). */
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+
 const MAX_INTERVAL_SECONDS = 60;
 
 /**
  * Every answer but success, with its HTTP status and the string `error.code` clients branch on.
- * 428 and 429 follow HTTP's meaning (not yet / too fast); RFC 8628 clients map the codes one to one.
+ * 428 and 429 follow HTTP's meaning (not yet / too fast) for our JSON clients; OAuth clients get every one
+ * as a 400 with the same code (server/http/device-flow-http.ts).
  */
 export const DEVICE_POLL_ERRORS = {
   authorization_pending: { status: 428, message: 'The user has not approved this device yet; keep polling at the given interval' },

@@ -36,6 +36,7 @@ const completion = z.object({
 defineEndpoint({
   method: 'post',
   path: '/chat/completions',
+  operationId: 'createChatCompletion',
   summary: 'Create a chat completion (OpenAI-compatible)',
   description:
     'Routes `model` ("provider/model-name") to its provider. `stream` defaults to true: the answer is a text/event-stream of ' +
@@ -47,28 +48,9 @@ defineEndpoint({
   tags: ['Chat'],
   body: chatRequestSchema,
   response: completion,
+  stream: true,
+  sseDescription:
+    'Sent when `stream` is true, or absent and the Accept header does not ask for application/json alone: `data: <chat.completion.chunk JSON>` ' +
+    'events, a last chunk with `finish_reason` and `usage`, then `data: [DONE]`; `: keep-alive` comment lines while waiting.',
   errors: [402, 403, 404, 413, 429, 502, 503],
-});
-
-defineEndpoint({
-  method: 'get',
-  path: '/models',
-  summary: 'List models (OpenRouter shape, plus supportsReasoning, supportsImages and supportsPdf)',
-  tags: ['Models'],
-  auth: false,
-  response: z.object({
-    data: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        context_length: z.number().int(),
-        pricing: z.object({ prompt: z.string(), completion: z.string(), input_cache_read: z.string(), input_cache_write: z.string(), input_cache_write_1h: z.string().describe("Writes to Anthropic's 1-hour prompt cache (cache_control ttl \"1h\")") }).describe('USD per token'),
-        architecture: z.object({ input_modalities: z.array(z.string()), output_modalities: z.array(z.string()) }),
-        supported_parameters: z.array(z.string()),
-        supportsReasoning: z.boolean(),
-        supportsImages: z.boolean(),
-        supportsPdf: z.boolean().describe('Takes PDF documents as {"type":"file"} content parts ("file" in input_modalities)'),
-      }),
-    ),
-  }),
 });

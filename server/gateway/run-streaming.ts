@@ -49,7 +49,16 @@ export async function runStreaming(
     if (keepAlive) void write(keepAlive);
   };
   const opening = a.upstream ?? openRoute(rt, a.route, t.signal);
-  const holdHeaders = setTimeout(() => sendHeaders(format.stream(renderContext(a, requestId, a.route.candidates[0]!)).keepAlive), rt.streamHeadersAfterMs);
+  // Once the headers are out, the wait for the route goes on being kept alive: one comment at the headers
+  // alone leaves the connection idle for as long as the upstream takes, and proxies cut idle connections.
+  let waiting: ReturnType<typeof setInterval> | undefined;
+  const holdHeaders = setTimeout(() => {
+    const keepAlive = format.stream(renderContext(a, requestId, a.route.candidates[0]!)).keepAlive;
+    sendHeaders(keepAlive);
+    waiting = setInterval(() => {
+      if (Date.now() - lastWrite >= rt.streamKeepAliveMs) void write(keepAlive);
+    }, Math.max(50, Math.floor(rt.streamKeepAliveMs / 2)));
+  }, rt.streamHeadersAfterMs);
   try {
     served = await opening;
     attempts = served.attempts.length;
@@ -65,6 +74,7 @@ export async function runStreaming(
     } else throw err;
   } finally {
     clearTimeout(holdHeaders);
+    clearInterval(waiting);
   }
   const candidate = served?.candidate ?? a.route.candidates[0]!;
   const endpoint = candidate.endpoint;

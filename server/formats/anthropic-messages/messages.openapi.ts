@@ -27,6 +27,9 @@ const ANTHROPIC_ERRORS =
 defineEndpoint({
   method: 'post',
   path: '/messages',
+  operationId: 'createMessage',
+  stream: true,
+  sseDescription: "Sent when `stream` is true: Anthropic's events (message_start, content_block_start/_delta/_stop, message_delta with usage, message_stop; ping while waiting; error for a failure after the stream began).",
   summary: 'Create a message (Anthropic Messages API)',
   description:
     'The Anthropic Messages API, for Claude Code and Anthropic\'s SDKs (`ANTHROPIC_BASE_URL=http://HOST/api`, key as `x-api-key` or ' +
@@ -45,6 +48,7 @@ defineEndpoint({
 defineEndpoint({
   method: 'post',
   path: '/messages/count_tokens',
+  operationId: 'countMessageTokens',
   summary: 'Count the input tokens of a message request (Anthropic Messages API)',
   description:
     'Anthropic\'s count for a model served by Anthropic; otherwise an estimate with the o200k_base tokenizer. Nothing is charged. ' + ANTHROPIC_ERRORS,

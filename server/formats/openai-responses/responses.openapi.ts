@@ -28,6 +28,9 @@ const id = z.object({ id: z.string().describe('resp_…') });
 defineEndpoint({
   method: 'post',
   path: '/responses',
+  operationId: 'createResponse',
+  stream: true,
+  sseDescription: "Sent when `stream` is true: OpenAI's typed Responses events, each `event: <type>` + `data: {type, sequence_number, …}`, ending with response.completed (or response.incomplete) with usage, or response.failed.",
   summary: 'Create a response (OpenAI Responses API)',
   description:
     'The OpenAI Responses API, for clients such as Codex CLI. `stream` defaults to false. Streamed, the answer is a text/event-stream of ' +
@@ -48,6 +51,7 @@ defineEndpoint({
 defineEndpoint({
   method: 'get',
   path: '/responses/{id}',
+  operationId: 'retrieveResponse',
   summary: 'Retrieve a stored response',
   description: 'A response created with `store: true` by the calling account, within 30 days; 404 otherwise (OpenAI\'s error shape).',
   tags: ['Chat'],
@@ -59,6 +63,7 @@ defineEndpoint({
 defineEndpoint({
   method: 'delete',
   path: '/responses/{id}',
+  operationId: 'deleteResponse',
   summary: 'Delete a stored response',
   tags: ['Chat'],
   params: id,

@@ -1,7 +1,9 @@
-import { ERROR_STATUS } from '@/server/errors';
-import { errorBodySchema, jsonSchema, registeredEndpoints, type EndpointSpec } from './registry';
+import type { z } from 'zod';
+import { errorBodySchema, registeredEndpoints, type EndpointSpec } from './registry';
+import { SchemaComponents } from './schema-components';
 // Each domain's endpoint declarations (keep one import per line; add yours below the marker).
 import '@/server/gateway/gateway.openapi';
+import '@/server/catalog/models.openapi';
 import '@/server/api-keys/api-keys.openapi';
 import '@/server/auth/auth.openapi';
 import '@/server/users/users.openapi';
@@ -32,40 +34,84 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Temporarily unavailable',
 };
 
-function operation(e: EndpointSpec) {
+function operation(e: EndpointSpec, components: SchemaComponents) {
   const parameters: unknown[] = [];
   for (const [where, schema] of [['path', e.params], ['query', e.query]] as const) {
     if (!schema) continue;
     for (const [name, field] of Object.entries(schema.shape)) {
-      const js = jsonSchema(field as never, 'input');
-      parameters.push({ name, in: where, required: where === 'path' || !(field as { safeParse(v: unknown): { success: boolean } }).safeParse(undefined).success, schema: js, description: (js.description as string) ?? undefined });
+      const js = components.convert(field as z.ZodType, 'input');
+      const required = where === 'path' || !(field as z.ZodType).safeParse(undefined).success;
+      parameters.push({ name, in: where, required, schema: js, ...(typeof js.description === 'string' ? { description: js.description } : {}) });
     }
   }
-  const errorStatuses = [...new Set([400, ...(e.auth === false ? [] : [401]), ...(e.errors ?? []), 500])].sort();
+  const errorStatuses = [...new Set([400, ...(e.auth === false ? [] : [401]), ...(e.errors ?? []), ...Object.keys(e.errorBodies ?? {}).map(Number), 500])].sort();
+  const success: Record<string, unknown> = {};
+  if (e.response) success[e.responseContentType ?? 'application/json'] = { schema: components.convert(e.response, 'output') };
+  if (e.stream) success['text/event-stream'] = { schema: { type: 'string', ...(e.sseDescription ? { description: e.sseDescription } : {}) } };
   const responses: Record<string, unknown> = {
-    [String(e.status ?? 200)]: {
-      description: 'Success',
-      ...(e.response ? { content: { [e.responseContentType ?? 'application/json']: { schema: jsonSchema(e.response, 'output') } } } : {}),
-    },
+    [String(e.status ?? 200)]: { description: 'Success', ...(Object.keys(success).length ? { content: success } : {}) },
   };
-  for (const s of errorStatuses) responses[String(s)] = { description: STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const error = components.convert(errorBodySchema, 'output');
+  for (const s of errorStatuses) {
+    const special = e.errorBodies?.[s];
+    const schema = special ? components.convert(special.body, 'output') : error;
+    responses[String(s)] = { description: special?.description ?? STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema } } };
+  }
   return {
+    operationId: e.operationId ?? derivedOperationId(e),
     summary: e.summary,
     ...(e.description ? { description: e.description } : {}),
     tags: e.tags,
     ...(e.auth === false ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(e.body, 'input') } } } } : {}),
+    ...(e.body ? { requestBody: { required: true, content: requestContent(e.body, e.bodyContentTypes, components) } } : {}),
     responses,
   };
 }
 
+function requestContent(body: z.ZodType, types: string[] = ['application/json'], components: SchemaComponents) {
+  const schema = components.convert(body, 'input');
+  return Object.fromEntries(types.map((type) => [type, { schema }]));
+}
+
+/** GET /models/{author}/{slug} → getModelsByAuthorBySlug; DELETE /api-keys/{key_id} → deleteApiKeysByKeyId. */
+export function derivedOperationId(e: Pick<EndpointSpec, 'method' | 'path'>): string {
+  const words = e.path
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment);
+      const parts = (param ? param[1] : segment).split(/[^a-zA-Z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+      return [...(param ? ['By'] : []), ...parts.map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase())];
+    });
+  return e.method + words.join('');
+}
+
+const built = new Map<string, { endpoints: number; document: ReturnType<typeof buildDocument> }>();
+
+/** Built once per server URL (~100 ms of schema conversion); again only if more endpoints were declared since. */
 export function openApiDocument(serverUrl = '/api/v1') {
+  const endpoints = registeredEndpoints().length;
+  const cached = built.get(serverUrl);
+  if (cached?.endpoints === endpoints) return cached.document;
+  const document = buildDocument(serverUrl);
+  built.set(serverUrl, { endpoints, document });
+  return document;
+}
+
+function buildDocument(serverUrl: string) {
+  const components = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of registeredEndpoints()) (paths[e.path] ??= {})[e.method] = operation(e);
-  void ERROR_STATUS;
+  const operationIds = new Set<string>();
+  for (const e of registeredEndpoints()) {
+    const op = operation(e, components);
+    // Client generators name methods after operationId: two operations with one name would clash silently.
+    if (operationIds.has(op.operationId)) throw new Error(`OpenAPI: duplicate operationId ${op.operationId} (${e.method} ${e.path})`);
+    operationIds.add(op.operationId);
+    (paths[e.path] ??= {})[e.method] = op;
+  }
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: {
       title: 'Switchboard API',
       version: '1.0.0',
@@ -75,9 +121,11 @@ export function openApiDocument(serverUrl = '/api/v1') {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
+    // Listed once, in order of first use: renderers group operations by these.
+    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags)))].map((name) => ({ name })),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (sk-sb-v1-…) or an account auth token (sb-at-v1-…)' } },
-      schemas: { Error: jsonSchema(errorBodySchema, 'output') },
+      schemas: components.schemas,
     },
     paths,
   };

@@ -5,6 +5,12 @@ import { z } from 'zod';
 
 export interface EndpointSpec {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /**
+   * Stable operation name for client generators. Default: the method and the path in camelCase, each
+   * path parameter as By<Name> (GET /models/{author}/{slug} → getModelsByAuthorBySlug). Set it where a
+   * well-known name exists (OpenAI's createChatCompletion) — and never change it once published.
+   */
+  operationId?: string;
   /** OpenAPI path with {params}, relative to /api/v1, e.g. "/organizations/{id}/members". */
   path: string;
   summary: string;
@@ -15,14 +21,25 @@ export interface EndpointSpec {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** Media types the body may come as (default application/json); e.g. OAuth endpoints also take forms. */
+  bodyContentTypes?: string[];
   /** The 2xx response body. */
   response?: z.ZodType;
   /** Status of the success response (default 200). */
   status?: number;
   /** Error statuses this endpoint may answer besides 400/401/500. */
   errors?: number[];
+  /** A status whose body is not (only) the shared Error, e.g. OAuth's {"error": "authorization_pending"}. */
+  errorBodies?: Record<number, { description?: string; body: z.ZodType }>;
   /** Non-JSON success response (e.g. text/event-stream). */
   responseContentType?: string;
+  /**
+   * The endpoint can answer a `text/event-stream` (e.g. `stream: true` in the body). The success response
+   * then lists that media type beside the JSON `response`, described by `sseDescription` (the event
+   * names and data shapes, the terminator and how a mid-stream error looks).
+   */
+  stream?: boolean;
+  sseDescription?: string;
 }
 
 const endpoints: EndpointSpec[] = [];
@@ -46,9 +63,3 @@ export const errorBodySchema = z
     }),
   })
   .meta({ id: 'Error' });
-
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const s = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
-  delete s.$schema;
-  return s;
-}

@@ -60,7 +60,7 @@ describeEachDatabase('REST /api/v1/api-keys', () => {
     const res = await call('GET', '/models', null);
     const body = await res.json();
     const sonnet = body.data.find((m: { id: string }) => m.id === 'anthropic/claude-sonnet-4.5');
-    expect(sonnet).toMatchObject({ supportsReasoning: true, supportsImages: true, context_length: 200000, architecture: { input_modalities: ['text', 'image'] } });
+    expect(sonnet).toMatchObject({ supportsReasoning: true, supportsImages: true, context_length: 200000, supportsPdf: true, architecture: { input_modalities: ['text', 'image', 'file'] } });
     expect(Number(sonnet.pricing.prompt)).toBeCloseTo(0.000003, 9);
     const ids = body.data.map((m: { id: string }) => m.id);
     for (const id of ['openai/gpt-4o-mini', 'openai/gpt-5-mini', 'anthropic/claude-haiku-4.5', 'google/gemini-2.5-flash', 'google/gemini-2.5-pro', 'deepseek/deepseek-v4.1-flash', 'switchboard/echo']) {
