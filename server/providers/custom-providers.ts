@@ -29,6 +29,8 @@ export const customProviderSchema = z.object({
         supportsReasoning: z.boolean().default(false),
         supportsImages: z.boolean().default(false),
         supportsTools: z.boolean().default(true),
+        /** `embedding`: served by /api/v1/embeddings (the server's OpenAI-shaped /embeddings) instead of chat. */
+        kind: z.enum(['chat', 'embedding']).default('chat'),
       }),
     )
     .min(1),

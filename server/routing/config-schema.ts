@@ -13,6 +13,15 @@ export const MODEL_ID = /^[a-z0-9][a-z0-9._-]{0,60}\/[a-zA-Z0-9][a-zA-Z0-9._:-]{
 export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
+/**
+ * What a model does: `chat` models are served by the chat routes (/chat/completions, /messages, /responses),
+ * `embedding` models only by /embeddings (server/embeddings). Each route refuses the other kind with a 400.
+ */
+export const MODEL_KINDS = ['chat', 'embedding'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+/** Provider types with an embeddings API (OpenAI's shape, or Gemini's batchEmbedContents). */
+export const EMBEDDING_PROVIDER_TYPES: ReadonlySet<ProviderType> = new Set<ProviderType>(['openai', 'openai-compatible', 'gemini']);
+
 const usdPerMillion = z.number().min(0, 'a price cannot be negative').max(100_000, 'a price above $100,000 per million tokens is surely a typo');
 
 export const keyConfigSchema = z
@@ -72,6 +81,7 @@ export const modelConfigSchema = z
     id: z.string().regex(MODEL_ID, 'model id: author/slug, e.g. acme/fast'),
     name: z.string().min(1).max(200),
     description: z.string().max(2000).default(''),
+    kind: z.enum(MODEL_KINDS).default('chat'),
     context_length: z.number().int().positive().max(100_000_000),
     max_output_tokens: z.number().int().positive().max(100_000_000),
     supports_reasoning: z.boolean().default(false),
