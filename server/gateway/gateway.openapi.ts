@@ -63,6 +63,7 @@ defineEndpoint({
         name: z.string(),
         context_length: z.number().int(),
         pricing: z.object({ prompt: z.string(), completion: z.string(), input_cache_read: z.string(), input_cache_write: z.string() }).describe('USD per token'),
+        kind: z.enum(['chat', 'embedding']).describe('`embedding`: served by POST /embeddings only (output_modalities ["embeddings"])'),
         architecture: z.object({ input_modalities: z.array(z.string()), output_modalities: z.array(z.string()) }),
         supported_parameters: z.array(z.string()),
         supportsReasoning: z.boolean(),

@@ -12,6 +12,7 @@ import '@/server/ledger/ledger.openapi';
 import '@/server/promotions/promotions.openapi';
 import '@/server/billing/billing.openapi';
 import '@/server/routing/routing.openapi';
+import '@/server/embeddings/embeddings.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {
