@@ -22,7 +22,7 @@ const vector = (i: number, n: number) => Array.from({ length: n }, (_, j) => (j 
 const base64Of = (values: number[]) => Buffer.from(new Float32Array(values).buffer).toString('base64');
 
 /** OpenAI's answer to the request it got (ids, order and encoding as asked). */
-function openaiAnswer(req: RecordedRequest, promptTokens: number, dims = 4): FakeResponse {
+function openaiAnswer(req: { body: unknown }, promptTokens: number, dims = 4): FakeResponse {
   const body = req.body as { input: unknown[]; model: string; encoding_format?: string; dimensions?: number };
   const n = body.dimensions ?? dims;
   return {
@@ -36,7 +36,7 @@ function openaiAnswer(req: RecordedRequest, promptTokens: number, dims = 4): Fak
   };
 }
 
-function geminiAnswer(req: RecordedRequest): FakeResponse {
+function geminiAnswer(req: { body: unknown }): FakeResponse {
   const body = req.body as { requests: { outputDimensionality?: number }[] };
   return { status: 200, json: { embeddings: body.requests.map((r, i) => ({ values: vector(i, r.outputDimensionality ?? 6) })) } };
 }
