@@ -1,7 +1,7 @@
 // The production server (`npm start` → dist/server.js). A plain node:http server in front of Next.js:
 // the chat endpoint is served on a node:http fast path (a Next route handler costs ~5× the CPU per request,
 // see ARCHITECTURE.md), the loopback CLI endpoint is handled here, and everything else goes to Next.
-// `next dev` serves the same gateway through app/api/v1/chat/completions/route.ts.
+// `next dev` serves the same gateway through app/api/v1/chat/completions/route.ts (embeddings: app/api/v1/embeddings).
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
@@ -10,6 +10,7 @@ import { env, EnvError } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
 import { COUNT_TOKENS_PATH, handleCountTokensNode } from '@/server/formats/anthropic-messages/handle-count-tokens';
+import { handleEmbeddingsNode, isEmbeddingsPath } from '@/server/embeddings/embeddings-transports';
 import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { deleteExpiredResponses } from '@/server/formats/openai-responses/stored-responses';
 import { handleCliRequest } from '@/server/http/internal-cli';
@@ -64,8 +65,9 @@ async function main() {
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
     const gateway = gatewayFormatFor(pathname);
-    if (gateway) {
-      if (req.method === 'POST') return void handleChatNode(runtime, req, res, gateway);
+    const embeddings = !gateway && isEmbeddingsPath(pathname);
+    if (gateway || embeddings) {
+      if (req.method === 'POST') return void (gateway ? handleChatNode(runtime, req, res, gateway) : handleEmbeddingsNode(runtime, req, res));
       if (req.method !== 'OPTIONS') {
         return sendNodeError(res, new AppError('method_not_allowed', `Use POST for ${pathname}`, {}, { allow: 'POST' }), newRequestId());
       }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { NextRequest } from 'next/server';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
+import { handleEmbeddingsNode, isEmbeddingsPath } from '@/server/embeddings/embeddings-transports';
 import { createRuntime, type Runtime } from '@/server/runtime/runtime';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
@@ -78,6 +79,7 @@ export async function startApiServer(): Promise<ApiServer> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const gateway = gatewayFormatFor(url.pathname);
     if (gateway && req.method === 'POST') return void handleChatNode(runtime, req, res, gateway);
+    if (isEmbeddingsPath(url.pathname) && req.method === 'POST') return void handleEmbeddingsNode(runtime, req, res);
     const parts = url.pathname.split('/').filter(Boolean);
     for (const route of routes) {
       const params = match(route, parts);

@@ -8,6 +8,7 @@ import { resetEnvCache } from '@/server/env';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
+import { handleEmbeddingsNode, isEmbeddingsPath } from '@/server/embeddings/embeddings-transports';
 import { grantCredits } from '@/server/ledger/balance';
 import { createRuntime, type Runtime, type RuntimeOptions } from '@/server/runtime/runtime';
 import { createUser } from '@/server/users/create-user';
@@ -47,7 +48,11 @@ export async function startGatewayHarness(options: RuntimeOptions = {}): Promise
     await h.runtime.close();
     return (h.runtime = createRuntime(withDefaults(next)));
   };
-  const server = http.createServer((req, res) => void handleChatNode(h.runtime, req, res, gatewayFormatFor(new URL(req.url ?? '/', 'http://x').pathname)));
+  const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (isEmbeddingsPath(pathname)) return void handleEmbeddingsNode(h.runtime, req, res);
+    void handleChatNode(h.runtime, req, res, gatewayFormatFor(pathname));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   h.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
   h.upstream = upstream;

@@ -127,7 +127,7 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
           ) : models.isError ? (
             <ErrorState message={errorMessage(models.error)} onRetry={() => models.refetch()} />
           ) : (
-            <SettingsPanel models={models.data} settings={settings} onChange={setSettings} toolsError={tools.error} />
+            <SettingsPanel models={models.data.filter((m) => m.kind === 'chat') /* embedding models have no chat */} settings={settings} onChange={setSettings} toolsError={tools.error} />
           )}
         </aside>
       </div>

@@ -29,9 +29,10 @@ export function pricingDto(e: RoutingEndpoint) {
  * GET /api/v1/models/{author}/{slug}/endpoints.
  */
 export function toModelDto(m: RoutingModel) {
-  const supported = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'response_format', 'structured_outputs', 'user'];
-  if (m.supportsTools) supported.push('tools', 'tool_choice', 'parallel_tool_calls');
-  if (m.supportsReasoning) supported.push('reasoning', 'include_reasoning');
+  const embedding = m.kind === 'embedding';
+  const supported = embedding ? ['dimensions', 'encoding_format', 'user'] : ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'response_format', 'structured_outputs', 'user'];
+  if (!embedding && m.supportsTools) supported.push('tools', 'tool_choice', 'parallel_tool_calls');
+  if (!embedding && m.supportsReasoning) supported.push('reasoning', 'include_reasoning');
   const primary = primaryEndpoint(m);
   // OpenRouter's names: "file" for PDF documents.
   const input = ['text', ...(m.supportsImages ? ['image'] : []), ...(m.supportsPdf ? ['file'] : [])];
@@ -42,12 +43,12 @@ export function toModelDto(m: RoutingModel) {
     created: 0,
     context_length: m.contextLength,
     pricing: pricingDto(primary),
-    architecture: {
-      modality: `${input.join('+')}->text`,
-      input_modalities: input,
-      output_modalities: ['text'],
-    },
-    top_provider: { context_length: primary.contextLength, max_completion_tokens: primary.maxOutputTokens, is_moderated: false },
+    /** `embedding` models are served by POST /api/v1/embeddings only; `chat` by the chat routes. */
+    kind: m.kind,
+    architecture: embedding
+      ? { modality: 'text->embeddings', input_modalities: ['text'], output_modalities: ['embeddings'] }
+      : { modality: `${input.join('+')}->text`, input_modalities: input, output_modalities: ['text'] },
+    top_provider: { context_length: primary.contextLength, max_completion_tokens: embedding ? 0 : primary.maxOutputTokens, is_moderated: false },
     supported_parameters: supported,
     supportsReasoning: m.supportsReasoning,
     supportsImages: m.supportsImages,

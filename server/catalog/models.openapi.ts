@@ -24,6 +24,7 @@ export const modelSchema = z
       request: usdPerToken,
       image: usdPerToken,
     }),
+    kind: z.enum(['chat', 'embedding']).describe('`embedding`: served by POST /embeddings only (output_modalities ["embeddings"])'),
     architecture: z.object({ modality: z.string(), input_modalities: z.array(z.string()), output_modalities: z.array(z.string()) }),
     top_provider: z.object({ context_length: z.number().int(), max_completion_tokens: z.number().int(), is_moderated: z.boolean() }),
     supported_parameters: z.array(z.string()),

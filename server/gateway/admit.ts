@@ -53,7 +53,7 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
   }
 
   const principal = authenticated ?? (await authenticateBearer(authorizationHeader(t)));
-  await rt.rateLimiter.check(token && principal.kind === 'api_key' ? apiKeySubject(token) : principal.apiKey?.id ?? `user:${principal.userId}`);
+  await rt.rateLimiter.check(rateLimitSubject(token, principal));
   const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model));
   keepAllowedFallbacks(principal, p.route);
 
@@ -125,7 +125,13 @@ export function authorizationHeader(t: Pick<ChatTransport, 'header'>): string | 
 
 const apiKeySubject = (token: string) => `key:${hashSecret(token)}`;
 
-function authorizeModel(principal: Principal, model: RoutingModel): void {
+/** Whom the rate limit counts: an API key by its hash (as the one-round-trip path does), else the key id or the user. */
+export function rateLimitSubject(token: string | null, principal: Principal): string {
+  return token && principal.kind === 'api_key' ? apiKeySubject(token) : (principal.apiKey?.id ?? `user:${principal.userId}`);
+}
+
+/** 403 unless the principal's API key may use the model (a key without allowed models may use every one). */
+export function authorizeModel(principal: Principal, model: RoutingModel): void {
   const allowed = principal.apiKey?.allowedModels;
   if (allowed && allowed.length > 0 && !allowsModel(allowed, model)) {
     throw new AppError('forbidden', `This API key may not use ${model.id}; it is limited to: ${allowed.join(', ')}`, { model: model.id });
@@ -162,17 +168,7 @@ type Prepared = Pick<Admission, 'req' | 'model' | 'route'>;
 
 /** Parse (400/413/415) → resolve model (404) → authorize it (403) → capabilities (400) → endpoints (503/404) → convert (400). */
 async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, authorize: (model: RoutingModel) => void): Promise<Prepared> {
-  const ct = t.header('content-type');
-  if (ct && !/^application\/(json|[\w.+-]*\+json)\b/i.test(ct)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
-  const raw = await t.readBody(MAX_BODY_BYTES);
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new AppError('bad_request', 'Malformed JSON in request body');
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new AppError('bad_request', 'The request body must be a JSON object');
-  const req = await format.parse(json as Record<string, unknown>, (name) => t.header(name));
+  const req = await format.parse(await readJsonObject(t), (name) => t.header(name));
 
   await rt.routing.ready; // resolved after the first load: a microtask, no I/O
   const table = rt.routing.table();
@@ -198,4 +194,19 @@ async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, author
   const keys = keyOrder(primary, rt.health, affinity);
   const first = prepareAttempt(primary, keys[0], req);
   return { req, model, route: { candidates, req, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined } };
+}
+
+/** The request body as a JSON object: 415 for another content type, 413 over the limit, 400 for anything but an object. */
+export async function readJsonObject(t: ChatTransport): Promise<Record<string, unknown>> {
+  const ct = t.header('content-type');
+  if (ct && !/^application\/(json|[\w.+-]*\+json)\b/i.test(ct)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+  const raw = await t.readBody(MAX_BODY_BYTES);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError('bad_request', 'Malformed JSON in request body');
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new AppError('bad_request', 'The request body must be a JSON object');
+  return json as Record<string, unknown>;
 }

@@ -73,10 +73,15 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
 function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
   const input = settlementFor(a, o, requestId, started);
   if (o.served && o.status === 'SUCCESS') recordSpeed(rt, o, input.usage.latencyMs);
+  journalAndSettle(rt, input);
+}
+
+/** The settlement's one path for every gateway use case (chat, embeddings): journal, queue, then drop the lease. */
+export function journalAndSettle(rt: Runtime, input: SettleInput): void {
   const journaled = rt.journal?.append(input) ?? null;
   void rt.settlements.enqueue(input).then(() => {
     if (journaled) rt.journal!.settled(journaled);
-    rt.leases.release(a.generationId);
+    rt.leases.release(input.generationId);
   });
 }
 

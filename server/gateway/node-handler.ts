@@ -10,6 +10,11 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
 
 /** @param format the wire format of the route (chat completions unless given). */
 export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerResponse, format: WireFormat = chatFormat): Promise<void> {
+  return handleChat(rt, nodeTransport(req, res), format);
+}
+
+/** node:http as a ChatTransport, for every gateway use case served on the fast path (chat, embeddings). */
+export function nodeTransport(req: IncomingMessage, res: ServerResponse): ChatTransport {
   const controller = new AbortController();
   // 'close' on the response fires when the socket goes away before we ended: the client disconnected.
   res.on('close', () => {
@@ -48,5 +53,5 @@ export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerRes
       if (!res.writableEnded) res.end();
     },
   };
-  return handleChat(rt, transport, format);
+  return transport;
 }

@@ -42,9 +42,9 @@ export interface ServedRoute extends PreparedAttempt {
   attempts: AttemptRecord[];
 }
 
-export interface Route {
+/** What failover needs of a route, whatever the request: its endpoints, key affinity and the prepared first attempt. */
+export interface RouteTargets {
   candidates: RouteCandidate[];
-  req: ChatRequest;
   /** Same value → same key while it is healthy (X-Task-ID, else prompt_cache_key, else user; with the model). */
   affinity?: string;
   /** The primary attempt, converted during admission (and maybe sent early). */
@@ -52,6 +52,14 @@ export interface Route {
   /** The primary endpoint's keys in the order chosen during admission (`first.key` leads): tried first as they are. */
   firstKeys?: RoutingKey[];
 }
+
+/** A chat route: the targets and the request every attempt converts. */
+export interface Route extends RouteTargets {
+  req: ChatRequest;
+}
+
+/** Builds one endpoint's and key's request (throws AppError for what the endpoint cannot carry). */
+export type PrepareAttempt = (candidate: RouteCandidate, key: RoutingKey | undefined) => PreparedAttempt;
 
 export interface RouteDeps {
   upstream: UpstreamPools;
@@ -97,7 +105,15 @@ export function keyOrder(candidate: RouteCandidate, health: KeyHealth, affinity?
   return keys.length === 0 ? [undefined] : orderKeys(keys, (ref) => health.isUsable(ref), affinity);
 }
 
-export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSignal): Promise<ServedRoute> {
+export function openRoute(deps: RouteDeps, route: Route, signal: AbortSignal): Promise<ServedRoute> {
+  return sendAlongRoute(deps, route, signal, (candidate, key) => prepareAttempt(candidate, key, route.req));
+}
+
+/**
+ * The failover loop for any request shape (chat, embeddings): `prepare` builds each attempt's request. A
+ * local adapter (echo) is returned unsent, with `prepare`'s attempt for it.
+ */
+export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signal: AbortSignal, prepare: PrepareAttempt): Promise<ServedRoute> {
   const attempts: AttemptRecord[] = [];
   const started = Date.now();
   let lastError: AppError | undefined;
@@ -122,7 +138,7 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
     transient = false;
     candidates: for (const candidate of route.candidates) {
       const provider = candidate.endpoint.provider;
-      if (provider.adapter.local) return { ...prepareAttempt(candidate, undefined, route.req), response: null, attempts };
+      if (provider.adapter.local) return { ...prepare(candidate, undefined), response: null, attempts };
       const keys = pass === 0 && route.firstKeys && candidate === route.first?.candidate ? route.firstKeys : keyOrder(candidate, deps.health, route.affinity);
       for (const key of keys) {
         if (!within()) break candidates;
@@ -131,7 +147,7 @@ export async function openRoute(deps: RouteDeps, route: Route, signal: AbortSign
         const first = route.first;
         let prepared: PreparedAttempt;
         try {
-          prepared = first && first.candidate === candidate && first.key === key ? first : prepareAttempt(candidate, key, route.req);
+          prepared = first && first.candidate === candidate && first.key === key ? first : prepare(candidate, key);
         } catch (err) {
           // This endpoint's format cannot carry the request (a fallback of another family): try the next one.
           if (key) deps.health.released(key.ref);
@@ -204,7 +220,7 @@ function withAttempts(error: AppError, attempts: AttemptRecord[]): AppError {
   return error;
 }
 
-function allCooling(deps: RouteDeps, route: Route): AppError {
+function allCooling(deps: RouteDeps, route: RouteTargets): AppError {
   const model = route.candidates[0]!.model.id;
   const refs = route.candidates.flatMap((c) => c.endpoint.provider.keys.map((k) => k.ref));
   const at = deps.health.nextAvailableAt(refs);

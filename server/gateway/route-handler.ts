@@ -11,6 +11,11 @@ import type { WireFormat } from './wire-format';
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
 
 export function handleChatRequest(rt: Runtime, request: Request, authenticated?: Principal, format: WireFormat = chatFormat): Promise<Response> {
+  return serveWithTransport(request, (transport) => handleChat(rt, transport, format, authenticated));
+}
+
+/** Runs a gateway use case (chat, embeddings) behind a WHATWG Request; resolves with its Response once it answers. */
+export function serveWithTransport(request: Request, handle: (transport: ChatTransport) => Promise<void>): Promise<Response> {
   return new Promise<Response>((resolve) => {
     const encoder = new TextEncoder();
     let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
@@ -51,6 +56,6 @@ export function handleChatRequest(rt: Runtime, request: Request, authenticated?:
         }
       },
     };
-    void handleChat(rt, transport, format, authenticated);
+    void handle(transport);
   });
 }

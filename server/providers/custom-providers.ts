@@ -30,6 +30,8 @@ export const customProviderSchema = z.object({
         supportsImages: z.boolean().default(false),
         supportsPdf: z.boolean().default(false),
         supportsTools: z.boolean().default(true),
+        /** `embedding`: served by /api/v1/embeddings (the server's OpenAI-shaped /embeddings) instead of chat. */
+        kind: z.enum(['chat', 'embedding']).default('chat'),
       }),
     )
     .min(1),

@@ -256,3 +256,33 @@ describe('buildRoutingTable: endpoints and prices', () => {
     }
   });
 });
+
+describe('buildRoutingTable: model kinds', () => {
+  it('kind defaults to chat; an embedding model keeps only endpoints on providers with an embeddings API', () => {
+    const t = build({
+      file: file({
+        providers: [{ id: 'local', type: 'openai-compatible', base_url: 'http://127.0.0.1:8000/v1' }],
+        models: [
+          aModel('test/chat'),
+          aModel('test/embed', { kind: 'embedding', endpoints: [{ provider: 'anthropic', upstream_model: 'x', pricing: { input: 1, output: 0 } }, { provider: 'local', upstream_model: 'bge', pricing: { input: 1, output: 0 } }] }),
+          aModel('test/echo-embed', { kind: 'embedding' }),
+        ],
+      }),
+    });
+    expect(t.models.get('test/chat')!.kind).toBe('chat');
+    expect(t.models.get('test/embed')!.kind).toBe('embedding');
+    expect(t.models.get('test/embed')!.endpoints.map((e) => e.provider.id)).toEqual(['local']);
+    expect(t.models.has('test/echo-embed')).toBe(false);
+    expect(t.warnings).toContain('file model "test/embed": provider "anthropic" (type anthropic) has no embeddings API; the endpoint is left out');
+    expect(t.warnings).toContain('file model "test/echo-embed": no endpoint left; the model is left out');
+  });
+
+  it('the shipped embedding models are on OpenAI and Gemini', () => {
+    const kinds = build().list.filter((m) => m.kind === 'embedding').map((m) => [m.id, m.endpoints[0]!.provider.type]);
+    expect(kinds).toEqual([
+      ['google/gemini-embedding-001', 'gemini'],
+      ['openai/text-embedding-3-large', 'openai'],
+      ['openai/text-embedding-3-small', 'openai'],
+    ]);
+  });
+});

@@ -8,7 +8,7 @@ import { rawEnv, type Env } from '@/server/env';
 import { parseCustomProviders } from '@/server/providers/custom-providers';
 import { BUILTIN_PROVIDER_IDS, builtinProviders } from './builtin-providers';
 import { compileProvider } from './compile-provider';
-import { modelConfigSchema, type EntrySource, type ModelConfigEntry, type ProviderConfigEntry, type RoutingFile } from './config-schema';
+import { EMBEDDING_PROVIDER_TYPES, modelConfigSchema, type EntrySource, type ModelConfigEntry, type ProviderConfigEntry, type RoutingFile } from './config-schema';
 import { convertCustomProviders } from './convert-custom-providers';
 import { DEFAULT_MODELS } from './default-catalog';
 import type { RoutingEndpoint, RoutingModel, RoutingProvider, RoutingTable } from './routing-table';
@@ -104,6 +104,10 @@ function compileModel(entry: ModelConfigEntry, source: EntrySource, providers: R
       warnings.push(`${source} model "${entry.id}": endpoint provider "${e.provider}" is not defined; the endpoint is left out`);
       continue;
     }
+    if (entry.kind === 'embedding' && !EMBEDDING_PROVIDER_TYPES.has(provider.type)) {
+      warnings.push(`${source} model "${entry.id}": provider "${e.provider}" (type ${provider.type}) has no embeddings API; the endpoint is left out`);
+      continue;
+    }
     endpoints.push(
       Object.freeze({
         provider,
@@ -126,6 +130,7 @@ function compileModel(entry: ModelConfigEntry, source: EntrySource, providers: R
     id: entry.id,
     name: entry.name,
     description: entry.description,
+    kind: entry.kind,
     contextLength: entry.context_length,
     maxOutputTokens: entry.max_output_tokens,
     supportsReasoning: entry.supports_reasoning,

@@ -14,6 +14,14 @@ export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatib
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must name an environment variable');
+/**
+ * What a model does: `chat` models are served by the chat routes (/chat/completions, /messages, /responses),
+ * `embedding` models only by /embeddings (server/embeddings). Each route refuses the other kind with a 400.
+ */
+export const MODEL_KINDS = ['chat', 'embedding'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+/** Provider types with an embeddings API (OpenAI's shape, or Gemini's batchEmbedContents). */
+export const EMBEDDING_PROVIDER_TYPES: ReadonlySet<ProviderType> = new Set<ProviderType>(['openai', 'openai-compatible', 'gemini']);
 
 const usdPerMillion = z.number().min(0, 'a price cannot be negative').max(100_000, 'a price above $100,000 per million tokens is surely a typo');
 
@@ -97,6 +105,7 @@ export const modelConfigSchema = z
     id: z.string().regex(MODEL_ID, 'model id: author/slug, e.g. acme/fast'),
     name: z.string().min(1).max(200),
     description: z.string().max(2000).default(''),
+    kind: z.enum(MODEL_KINDS).default('chat'),
     context_length: z.number().int().positive().max(100_000_000),
     max_output_tokens: z.number().int().positive().max(100_000_000),
     supports_reasoning: z.boolean().default(false),

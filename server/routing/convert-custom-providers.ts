@@ -24,6 +24,7 @@ export function convertCustomProviders(list: readonly CustomProvider[]): { provi
         id: `${p.id}/${m.id}`,
         name: m.name ?? `${p.id}: ${m.id}`,
         description: `Served by ${p.baseUrl}`,
+        kind: m.kind,
         context_length: m.contextLength,
         max_output_tokens: m.maxOutputTokens,
         supports_reasoning: m.supportsReasoning,

@@ -77,13 +77,24 @@ describe('DEFAULT_MODELS', () => {
     expect(echo).toMatchObject({ context_length: 1_000_000, max_output_tokens: 100_000, supports_images: true, supports_tools: false });
   });
 
-  it('only echo is free: every model with a real upstream has input and output prices', () => {
+  it('only echo is free: every model with a real upstream has input and output prices (embeddings: input only)', () => {
     for (const model of parsed.filter((m) => m.id !== 'switchboard/echo')) {
       for (const endpoint of model.endpoints) {
         expect(endpoint.pricing.input, model.id).toBeGreaterThan(0);
-        expect(endpoint.pricing.output, model.id).toBeGreaterThan(0);
+        if (model.kind === 'embedding') expect(endpoint.pricing.output, model.id).toBe(0);
+        else expect(endpoint.pricing.output, model.id).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('embedding models: OpenAI and Gemini, at their list prices per million input tokens, on providers with an embeddings API', () => {
+    const embedding = Object.fromEntries(parsed.filter((m) => m.kind === 'embedding').map((m) => [m.id, m.endpoints.map((e) => [e.provider, e.upstream_model, e.pricing.input])]));
+    expect(embedding).toEqual({
+      'openai/text-embedding-3-small': [['openai', 'text-embedding-3-small', 0.02]],
+      'openai/text-embedding-3-large': [['openai', 'text-embedding-3-large', 0.13]],
+      'google/gemini-embedding-001': [['gemini', 'gemini-embedding-001', 0.15]],
+    });
+    expect(parsed.filter((m) => m.kind === 'chat').length).toBe(parsed.length - 3);
   });
 
   it('every endpoint names a built-in provider', () => {

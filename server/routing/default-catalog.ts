@@ -178,6 +178,29 @@ const CATALOG: DefaultModel[] = [
     endpoints: on('deepseek', 'deepseek-v4-pro', { input: 1.32, output: 3.96, cache_read: 0.044 }),
   },
 
+  // ── Embeddings (kind: embedding, served by POST /api/v1/embeddings only). Billed by input tokens; the
+  // output price is 0 and max_output_tokens unused. context_length is the longest input the model takes.
+  // Prices: OpenAI's pricing page ($0.02 and $0.13 per million), Google's Gemini API pricing page
+  // ($0.15 per million for gemini-embedding-001, the GA text embedding model; batch mode is half, not used here).
+  {
+    id: 'openai/text-embedding-3-small', name: 'OpenAI: Text Embedding 3 Small', kind: 'embedding',
+    description: "OpenAI's small, low-cost embedding model: 1536 dimensions (fewer with `dimensions`).",
+    context_length: 8_191, max_output_tokens: 1, supports_tools: false,
+    endpoints: on('openai', 'text-embedding-3-small', { input: 0.02, output: 0 }),
+  },
+  {
+    id: 'openai/text-embedding-3-large', name: 'OpenAI: Text Embedding 3 Large', kind: 'embedding',
+    description: "OpenAI's most capable embedding model: 3072 dimensions (fewer with `dimensions`).",
+    context_length: 8_191, max_output_tokens: 1, supports_tools: false,
+    endpoints: on('openai', 'text-embedding-3-large', { input: 0.13, output: 0 }),
+  },
+  {
+    id: 'google/gemini-embedding-001', name: 'Google: Gemini Embedding', kind: 'embedding',
+    description: "Google's multilingual text embedding model: 3072 dimensions (768 or 1536 recommended with `dimensions`).",
+    context_length: 2_048, max_output_tokens: 1, supports_tools: false,
+    endpoints: on('gemini', 'gemini-embedding-001', { input: 0.15, output: 0 }),
+  },
+
   // ── Built in. Free, so a new account's first request succeeds without credit. ──
   {
     id: 'switchboard/echo', name: 'Switchboard: Echo',

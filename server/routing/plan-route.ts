@@ -3,6 +3,7 @@
 // chosen later, attempt by attempt (open-route.ts), because health changes while a request fails over.
 // Pure and synchronous over the compiled table: a few lookups and a short array, no I/O.
 import { AppError } from '@/server/errors';
+import type { ModelKind } from './config-schema';
 import type { EndpointStats } from './endpoint-stats';
 import type { RoutingEndpoint, RoutingModel, RoutingTable } from './routing-table';
 
@@ -33,6 +34,8 @@ export interface PlanOptions {
   nextAvailableAt: (refs: string[]) => number | null;
   stats?: EndpointStats;
   now?: number;
+  /** The kind of model the route serves (default chat): another kind, asked for or as a fallback, is a 400. */
+  kind?: ModelKind;
 }
 
 /** The enabled model `id` (or alias), or a 404 naming it. */
@@ -44,15 +47,27 @@ export function resolveModelOrThrow(table: RoutingTable, id: string): RoutingMod
   return m;
 }
 
+/** A chat route asked for an embedding model, or /embeddings for a chat model. */
+function wrongKind(m: RoutingModel, kind: ModelKind, field: string): AppError {
+  const message =
+    m.kind === 'embedding'
+      ? `${field}: ${m.id} is an embedding model; send it to POST /api/v1/embeddings.`
+      : `${field}: ${m.id} is a chat model; POST /api/v1/embeddings takes embedding models (kind "embedding" in GET /api/v1/models).`;
+  return new AppError('bad_request', message, { model: m.id, kind: m.kind, expected_kind: kind });
+}
+
 type Removal = { model: string; provider: string; by: string };
 
 export function planRoute(table: RoutingTable, request: { model: string; models?: string[]; provider?: ProviderPreferences }, options: PlanOptions): RoutePlan {
   const model = resolveModelOrThrow(table, request.model);
+  const kind = options.kind ?? 'chat';
+  if (model.kind !== kind) throw wrongKind(model, kind, 'model');
   const prefs = request.provider ?? {};
   const models = [model];
   request.models?.forEach((id, i) => {
     const m = table.models.get(id);
     if (!m || !m.enabled) throw new AppError('bad_request', `models[${i}]: model "${id}" not found (fallback models must be ids from GET /api/v1/models)`, { model: id });
+    if (m.kind !== kind) throw wrongKind(m, kind, `models[${i}]`);
     if (!models.includes(m)) models.push(m);
   });
 

@@ -42,6 +42,7 @@ export function modelDto(m: RoutingModel): ModelDto {
     id: m.id,
     name: m.name,
     description: m.description,
+    kind: m.kind,
     context_length: m.contextLength,
     max_output_tokens: m.maxOutputTokens,
     supports_reasoning: m.supportsReasoning,

@@ -7,7 +7,7 @@ import { describeEachDatabase } from '@/test/db';
 import { deleteAdminModel, loadAdminEntries, putAdminModel, putAdminProvider, routingRevision } from './routing-store';
 
 const model = (id: string, name = id) => ({
-  id, name, description: '', context_length: 1000, max_output_tokens: 100, supports_reasoning: false, supports_images: false, supports_pdf: false, supports_tools: true, aliases: [], enabled: true,
+  id, name, description: '', kind: 'chat' as const, context_length: 1000, max_output_tokens: 100, supports_reasoning: false, supports_images: false, supports_pdf: false, supports_tools: true, aliases: [], enabled: true,
   endpoints: [{ provider: 'echo', upstream_model: 'echo', pricing: { input: 1, output: 1 } }],
 });
 const provider = (id: string, key: string) => ({ id, type: 'openai-compatible' as const, base_url: 'http://127.0.0.1:9/v1', keys: [{ id: 'k', key, weight: 1 }], headers: {}, supports_stream_options: true, enabled: true });

@@ -4,7 +4,7 @@
 // their keys is a few map lookups, no database round trip. A reload builds a new table and swaps the
 // reference; requests in flight keep the table (and the adapters, keys and prices) they started with.
 import type { ProviderAdapter, ProviderConfig } from '@/server/providers/types';
-import type { EntrySource, ProviderType } from './config-schema';
+import type { EntrySource, ModelKind, ProviderType } from './config-schema';
 
 /** Integer micro-dollars per million tokens ($0.15/M = 150_000), the names computeCost reads. */
 export interface Pricing {
@@ -69,6 +69,8 @@ export interface RoutingModel {
   id: string;
   name: string;
   description: string;
+  /** Which routes serve it: chat ones, or /embeddings. */
+  kind: ModelKind;
   contextLength: number;
   maxOutputTokens: number;
   supportsReasoning: boolean;

@@ -16,6 +16,7 @@ import '@/server/billing/billing.openapi';
 import '@/server/routing/routing.openapi';
 import '@/server/formats/openai-responses/responses.openapi';
 import '@/server/formats/anthropic-messages/messages.openapi';
+import '@/server/embeddings/embeddings.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {

@@ -1,0 +1,97 @@
+// Admission for POST /api/v1/embeddings, in the chat path's order and with its pieces (gateway/admit.ts):
+// authenticate (401) → rate limit (429) → parse (400/413/415) → resolve model (404) → authorize it (403) →
+// kind and endpoints (400/503) → convert for the primary endpoint (400) → reserve the worst case (402).
+// Two round trips for an API key (authenticate, reserve): embeddings are not on the latency-critical path
+// the one-statement admission (admitApiKey) was built for.
+import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/auth/authenticate-bearer';
+import { AppError } from '@/server/errors';
+import { authorizationHeader, authorizeModel, rateLimitSubject, readJsonObject } from '@/server/gateway/admit';
+import { contextFor, keyOrder, type PreparedAttempt, type RouteTargets } from '@/server/gateway/open-route';
+import type { ChatTransport } from '@/server/gateway/transport';
+import { newGenerationId } from '@/server/http/request-id';
+import { tokenCostMicros } from '@/server/ledger/money';
+import { reserveCredits } from '@/server/ledger/reserve';
+import { planRoute, resolveModelOrThrow, type RouteCandidate } from '@/server/routing/plan-route';
+import type { RoutingKey, RoutingModel } from '@/server/routing/routing-table';
+import type { Runtime } from '@/server/runtime/runtime';
+import { embeddingsConverterFor } from './embeddings-converters';
+import { parseEmbeddingsRequest, type EmbeddingsRequest } from './embeddings-request-schema';
+import { worstCaseEmbeddingTokens } from './estimate-embedding-tokens';
+
+export interface EmbeddingsAdmission {
+  principal: Principal;
+  req: EmbeddingsRequest;
+  /** The model asked for (authorized and reserved for). */
+  model: RoutingModel;
+  route: RouteTargets;
+  generationId: string;
+  /** The worst-case input tokens at the most expensive candidate's input price. */
+  reservedMicros: bigint;
+  tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
+}
+
+export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<EmbeddingsAdmission> {
+  const authorization = authorizationHeader(t);
+  const principal = authenticated ?? (await authenticateBearer(authorization));
+  await rt.rateLimiter.check(rateLimitSubject(authenticated ? null : bearerFromHeader(authorization), principal));
+  const req = parseEmbeddingsRequest(await readJsonObject(t));
+
+  await rt.routing.ready;
+  const table = rt.routing.table();
+  const model = resolveModelOrThrow(table, req.model);
+  authorizeModel(principal, model);
+  const plan = planRoute(table, req, {
+    kind: 'embedding',
+    keyUsable: (ref) => rt.health.isUsable(ref),
+    nextAvailableAt: (refs) => rt.health.nextAvailableAt(refs),
+    stats: rt.endpointStats,
+  });
+  const taskId = t.header('x-task-id') ?? req.user;
+  const affinity = taskId ? `${model.id}\u0000${taskId}` : undefined;
+  // Converted before reserving: a request the primary endpoint cannot take is refused without touching the ledger.
+  const primary = plan.candidates[0]!;
+  const keys = keyOrder(primary, rt.health, affinity);
+  const first = prepareEmbeddingsAttempt(primary, keys[0], req);
+  const route: RouteTargets = { candidates: plan.candidates, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined };
+
+  const tokens = worstCaseEmbeddingTokens(req);
+  let reservedMicros = 0n;
+  for (const c of plan.candidates) {
+    const micros = tokenCostMicros(tokens, c.endpoint.inputPrice);
+    if (micros > reservedMicros) reservedMicros = micros;
+  }
+  const generationId = newGenerationId();
+  await reserveCredits({
+    accountId: principal.accountId,
+    generationId,
+    amountMicros: reservedMicros,
+    apiKey: principal.apiKey ? { id: principal.apiKey.id } : undefined,
+    userId: principal.userId,
+    authTokenId: principal.authTokenId,
+    model: model.id,
+    modelAliases: model.aliases,
+    provider: primary.endpoint.provider.id,
+    ttlMs: rt.leases.leaseMs, // renewed while the request runs (handle-embeddings.ts holds the lease)
+  });
+  return {
+    principal,
+    req,
+    model,
+    route,
+    generationId,
+    reservedMicros,
+    tracking: { httpReferer: t.header('http-referer') ?? t.header('referer'), xTitle: t.header('x-title'), taskId: t.header('x-task-id') },
+  };
+}
+
+/** One endpoint's and key's upstream request (the failover loop calls it per attempt, open-route.ts). */
+export function prepareEmbeddingsAttempt(candidate: RouteCandidate, key: RoutingKey | undefined, req: EmbeddingsRequest): PreparedAttempt {
+  const ctx = contextFor(candidate, key);
+  const provider = candidate.endpoint.provider;
+  const converter = embeddingsConverterFor(provider.type);
+  // The routing table leaves such endpoints out (build-routing-table.ts); kept as a clear 400 all the same.
+  if (!converter) throw new AppError('bad_request', `Provider ${provider.id} (type ${provider.type}) has no embeddings API`, { model: candidate.model.id, provider: provider.id });
+  const request = converter.convertRequest(req, ctx);
+  if (Object.keys(provider.headers).length > 0) request.headers = { ...request.headers, ...provider.headers };
+  return { candidate, key, ctx, request };
+}

@@ -1,0 +1,144 @@
+// POST /api/v1/embeddings, transport-independent (gateway/transport.ts: node:http fast path and Next route):
+// admit (auth, limits, validate, reserve) → send along the route with the chat path's failover
+// (open-route.ts) → read the vectors → settle (exactly once, before the answer is sent) → answer in OpenAI's
+// shape plus `provider`, `id` and `usage.cost`. Billed by input tokens at the serving endpoint's input price.
+import type { Principal } from '@/server/auth/authenticate-bearer';
+import { AppError, errorReply, toErrorBody } from '@/server/errors';
+import { journalAndSettle } from '@/server/gateway/handle-chat';
+import { attemptsIn, sendAlongRoute, type ServedRoute } from '@/server/gateway/open-route';
+import { chargeFor } from '@/server/gateway/outcome';
+import type { ChatTransport } from '@/server/gateway/transport';
+import { newRequestId } from '@/server/http/request-id';
+import { microsToUsd } from '@/server/ledger/money';
+import type { SettleInput } from '@/server/ledger/settle-generation';
+import { EMPTY_USAGE } from '@/server/providers/types';
+import type { Runtime } from '@/server/runtime/runtime';
+import { admitEmbeddings, prepareEmbeddingsAttempt, type EmbeddingsAdmission } from './admit-embeddings';
+import { embeddingsConverterFor } from './embeddings-converters';
+import { inputCount } from './embeddings-request-schema';
+import type { EmbeddingsResult } from './embeddings-types';
+import { renderEmbedding } from './encode-embedding';
+import { likelyEmbeddingTokens } from './estimate-embedding-tokens';
+
+export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<void> {
+  const requestId = newRequestId();
+  const started = performance.now();
+  let a: EmbeddingsAdmission;
+  try {
+    a = await admitEmbeddings(rt, t, authenticated);
+  } catch (err) {
+    const { status, body, headers } = errorReply(err, requestId, 'admission');
+    t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
+    return;
+  }
+
+  // Until settled, this process renews the reservation's lease (a dead process's expire and are swept).
+  rt.leases.hold(a.generationId);
+  const ids = { 'x-request-id': requestId, 'x-generation-id': a.generationId };
+  let served: ServedRoute | undefined;
+  let settled = false;
+  try {
+    served = await sendAlongRoute(rt, a.route, t.signal, (candidate, key) => prepareEmbeddingsAttempt(candidate, key, a.req));
+    const result = await readResult(served, inputCount(a.req));
+    const { model, endpoint } = served.candidate;
+    const promptTokens = result.promptTokens ?? likelyEmbeddingTokens(a.req);
+    const usage = { ...EMPTY_USAGE, promptTokens };
+    const charge = chargeFor(endpoint, { usage, produced: true }, a.reservedMicros);
+    journalAndSettle(rt, settlementFor(a, served, requestId, started, { promptTokens, ...charge, status: 'SUCCESS', attempts: served.attempts.length }));
+    settled = true;
+    t.sendJson(
+      200,
+      {
+        object: 'list',
+        data: result.embeddings.map((v, index) => ({ object: 'embedding', index, embedding: renderEmbedding(v, a.req.encoding_format) })),
+        model: model.id,
+        provider: endpoint.provider.id,
+        id: a.generationId,
+        usage: { prompt_tokens: promptTokens, total_tokens: promptTokens, cost: microsToUsd(charge.costMicros) },
+      },
+      ids,
+    );
+  } catch (err) {
+    if (settled) throw err; // charged already; the answer could not be written (the client is gone)
+    // Nothing was delivered: the client gets the error and nothing is charged.
+    const aborted = t.signal.aborted;
+    const { status, body, headers } = errorReply(err, requestId, 'embeddings');
+    if (!aborted) t.sendJson(status, body, { ...headers, ...ids });
+    const summary = toErrorBody(err).body.error;
+    journalAndSettle(
+      rt,
+      settlementFor(a, served, requestId, started, {
+        promptTokens: 0,
+        costMicros: 0n,
+        unbilledMicros: 0n,
+        status: aborted ? 'ABORTED' : 'ERROR',
+        attempts: served?.attempts.length ?? attemptsIn(err),
+        error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
+      }),
+    );
+  }
+}
+
+/** The upstream's 2xx body as vectors, one per input (a different count is the upstream's fault: 502). */
+async function readResult(served: ServedRoute, expected: number): Promise<EmbeddingsResult> {
+  const converter = embeddingsConverterFor(served.candidate.endpoint.provider.type)!;
+  let body: unknown;
+  try {
+    body = await served.response!.body.json();
+  } catch {
+    throw new AppError('upstream_error', `${served.candidate.endpoint.provider.id} answered the embeddings request with a body that is not JSON`, { provider: served.candidate.endpoint.provider.id });
+  }
+  const result = converter.convertResponse(body);
+  if (result.embeddings.length !== expected) {
+    throw new AppError('upstream_error', `${served.candidate.endpoint.provider.id} returned ${result.embeddings.length} embeddings for ${expected} inputs`, { provider: served.candidate.endpoint.provider.id });
+  }
+  return result;
+}
+
+interface EmbeddingsOutcome {
+  promptTokens: number;
+  costMicros: bigint;
+  unbilledMicros: bigint;
+  status: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  attempts: number;
+  error?: { code: string; message: string };
+}
+
+function settlementFor(a: EmbeddingsAdmission, served: ServedRoute | undefined, requestId: string, started: number, o: EmbeddingsOutcome): SettleInput {
+  // Who served it; when no endpoint answered, the primary (what the client asked for).
+  const { model, endpoint } = served?.candidate ?? a.route.candidates[0]!;
+  return {
+    generationId: a.generationId,
+    accountId: a.principal.accountId,
+    costMicros: o.costMicros,
+    usage: {
+      userId: a.principal.userId,
+      apiKeyId: a.principal.apiKey?.id ?? null,
+      authTokenId: a.principal.authTokenId ?? null,
+      model: model.id,
+      provider: endpoint.provider.id,
+      upstreamModel: endpoint.upstreamModel,
+      providerKey: served?.key?.id ?? null,
+      attempts: o.attempts,
+      upstreamId: null,
+      promptTokens: o.promptTokens,
+      completionTokens: 0,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      cacheSavingsMicros: 0n,
+      unbilledMicros: o.unbilledMicros,
+      latencyMs: Math.round(performance.now() - started),
+      ttftMs: null,
+      finishReason: o.status === 'SUCCESS' ? 'stop' : null,
+      status: o.status,
+      streamed: false,
+      errorCode: o.error?.code ?? null,
+      errorMessage: o.error?.message ?? null,
+      httpReferer: a.tracking.httpReferer ?? null,
+      xTitle: a.tracking.xTitle ?? null,
+      taskId: a.tracking.taskId ?? null,
+      requestId,
+    },
+  };
+}
