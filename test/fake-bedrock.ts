@@ -10,6 +10,7 @@
 //    straddle network reads, as they do from AWS.
 // Shapes follow docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html and
 // API_runtime_ConverseStream.html.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
@@ -92,6 +93,11 @@ async function verifySigV4(options: FakeBedrockOptions, method: string, rawPath:
   }
   if (known.sessionToken !== undefined && single(headers['x-amz-security-token']) !== known.sessionToken) {
     return { status: 403, errorType: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' };
+  }
+  // The signer takes a payload hash sent in x-amz-content-sha256 on trust: AWS checks it against the body.
+  const claimedHash = single(headers['x-amz-content-sha256']);
+  if (claimedHash !== undefined && claimedHash !== createHash('sha256').update(body).digest('hex')) {
+    return { status: 400, errorType: 'XAmzContentSHA256Mismatch', message: "The provided 'x-amz-content-sha256' header does not match what was computed." };
   }
   // Recompute over exactly the headers the client signed, with the secret we hold.
   const signed: Record<string, string> = {};
