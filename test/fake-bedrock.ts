@@ -62,9 +62,12 @@ const MAX_SKEW_MS = 15 * 60_000;
 
 /** One event-stream message, as Bedrock frames it (the payload's `p` padding left out). */
 export function encodeEvent(e: StreamEvent): Uint8Array {
-  const headers = e.exception
-    ? { ':exception-type': { type: 'string' as const, value: e.event }, ':content-type': { type: 'string' as const, value: 'application/json' }, ':message-type': { type: 'string' as const, value: 'exception' } }
-    : { ':event-type': { type: 'string' as const, value: e.event }, ':content-type': { type: 'string' as const, value: 'application/json' }, ':message-type': { type: 'string' as const, value: 'event' } };
+  const text = (value: string) => ({ type: 'string' as const, value });
+  const headers = {
+    [e.exception ? ':exception-type' : ':event-type']: text(e.event),
+    ':content-type': text('application/json'),
+    ':message-type': text(e.exception ? 'exception' : 'event'),
+  };
   return codec.encode({ headers, body: fromUtf8(JSON.stringify(e.payload)) });
 }
 
