@@ -72,7 +72,7 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
         { id: 'bedrock', ...iam },
         // Same credentials but the wrong secret: every signature it makes is refused.
         { id: 'bedrock-forged', ...iam, secret_access_key_env: 'BEDROCK_TEST_WRONG_SECRET' },
-        { id: 'bedrock-keys', type: 'bedrock', base_url: bedrock.url, region: 'us-west-2', keys: [{ key: 'bedrock-api-key-1', id: 'first' }, { key: 'bedrock-api-key-2', id: 'second' }] },
+        { id: 'bedrock-keys', type: 'bedrock', base_url: bedrock.url, region: 'us-west-2', keys: [{ key: 'bedrock-api-key-1', id: 'first', weight: 1_000 }, { key: 'bedrock-api-key-2', id: 'second' }] },
         { id: 'anthropic', type: 'anthropic', base_url: anthropic.url, keys: [{ key: 'sk-ant-test' }] },
       ],
       models: [
@@ -255,10 +255,11 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
 
   it('a Bedrock API key is sent as Bearer, unsigned; ThrottlingException cools that key and the next key serves', async () => {
     answer = (req) => (req.auth.kind === 'bearer' && req.auth.key === 'bedrock-api-key-1' ? { status: 429, errorType: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' } : { json: converse([{ text: 'ok' }]) });
-    for (let i = 0; i < 3; i++) expect((await post({ model: 'test/claude-keys' })).status).toBe(200);
+    // Key 1 weighs 1,000 times key 2: it is (all but surely) tried first, and after its 429 never again.
+    for (let i = 0; i < 5; i++) expect((await post({ model: 'test/claude-keys' })).status).toBe(200);
     const byKey = (k: string) => bedrock.requests.filter((r) => r.auth.kind === 'bearer' && r.auth.key === k).length;
     expect(byKey('bedrock-api-key-1')).toBe(1); // throttled once, then cooling
-    expect(byKey('bedrock-api-key-2')).toBe(3);
+    expect(byKey('bedrock-api-key-2')).toBe(5);
     expect(bedrock.requests[0]!.headers['x-amz-date']).toBeUndefined();
   });
 
