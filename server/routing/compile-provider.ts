@@ -1,6 +1,7 @@
 // One provider entry (file, admin, CUSTOM_PROVIDERS or built-in) → the table's RoutingProvider: its adapter,
 // its usable keys (values read now), and whether it can serve at all (`configured`, else what is `missing`).
 import { anthropicAdapter } from '@/server/providers/anthropic';
+import { buildBedrockAdapter } from '@/server/providers/bedrock';
 import { echoAdapter } from '@/server/providers/echo';
 import { geminiAdapter } from '@/server/providers/gemini';
 import { openaiAdapter } from '@/server/providers/openai';
@@ -31,6 +32,7 @@ export interface BuiltAdapter {
 
 /** Provider types built per entry (bedrock, vertex, azure-openai…): type → factory. */
 const ADAPTER_FACTORIES: Partial<Record<ProviderType, (entry: ProviderConfigEntry, readVar: (name: string) => string | undefined) => BuiltAdapter>> = {
+  bedrock: buildBedrockAdapter,
   // provider-factories-end
 };
 
@@ -48,6 +50,8 @@ export function adapterFor(type: ProviderType, supportsStreamOptions: boolean): 
       return echoAdapter;
     case 'openai-compatible':
       return supportsStreamOptions ? compatibleAdapters.withStreamOptions : compatibleAdapters.withoutStreamOptions;
+    default:
+      throw new Error(`provider type ${type} is built by its ADAPTER_FACTORIES entry`);
   }
 }
 

@@ -10,7 +10,7 @@ export const PROVIDER_ID = /^[a-z0-9][a-z0-9-]{0,40}$/;
 export const MODEL_ID = /^[a-z0-9][a-z0-9._-]{0,60}\/[a-zA-Z0-9][a-zA-Z0-9._:-]{0,120}$/;
 
 /** Wire formats a provider can speak. `deepseek` and `echo` are the built-ins' own (see default-catalog.ts). */
-export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo'] as const;
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo', 'bedrock'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must name an environment variable');
@@ -75,7 +75,13 @@ export const providerConfigSchema = z
     client_secret_env: envVarName.optional(),
     token_url: z.url({ protocol: /^https?$/, error: 'token_url must be an http(s) URL' }).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((entry, ctx) => {
+    // bedrock: the endpoint and the signature both need a region; a base_url alone names its own host.
+    if (entry.type === 'bedrock' && entry.region === undefined && entry.base_url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['region'], message: 'a bedrock provider needs a region (e.g. us-east-1) or a base_url' });
+    }
+  });
 
 export const pricingSchema = z
   .object({
