@@ -6,6 +6,7 @@ import { geminiAdapter } from '@/server/providers/gemini';
 import { openaiAdapter } from '@/server/providers/openai';
 import { createOpenAICompatibleAdapter, deepseekAdapter } from '@/server/providers/openai-compatible';
 import type { ProviderAdapter } from '@/server/providers/types';
+import { buildVertexAdapter } from '@/server/providers/vertex/build-vertex-adapter';
 import { ECHO_BASE_URL, PUBLIC_BASE_URLS } from './builtin-providers';
 import type { EntrySource, KeyConfig, ProviderConfigEntry, ProviderType } from './config-schema';
 import type { RoutingKey, RoutingProvider } from './routing-table';
@@ -31,6 +32,7 @@ export interface BuiltAdapter {
 
 /** Provider types built per entry (bedrock, vertex, azure-openai…): type → factory. */
 const ADAPTER_FACTORIES: Partial<Record<ProviderType, (entry: ProviderConfigEntry, readVar: (name: string) => string | undefined) => BuiltAdapter>> = {
+  vertex: buildVertexAdapter,
   // provider-factories-end
 };
 
@@ -48,6 +50,8 @@ export function adapterFor(type: ProviderType, supportsStreamOptions: boolean): 
       return echoAdapter;
     case 'openai-compatible':
       return supportsStreamOptions ? compatibleAdapters.withStreamOptions : compatibleAdapters.withoutStreamOptions;
+    default:
+      throw new Error(`provider type ${type} is built by its factory (ADAPTER_FACTORIES)`);
   }
 }
 
