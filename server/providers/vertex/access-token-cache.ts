@@ -22,7 +22,7 @@ export const REFRESH_MARGIN_MS = 5 * 60_000;
  * A refresh that fails while the cached token is still valid falls back to it (a blip at the token endpoint
  * does not fail requests for the minutes the old token has left); past expiry the error is thrown.
  */
-export function createAccessTokenCache(fetchToken: () => Promise<AccessToken>, now: () => number = Date.now): AccessTokenCache {
+export function createAccessTokenCache(fetchToken: () => Promise<AccessToken>, now: () => number = () => Date.now()): AccessTokenCache {
   let current: (AccessToken & { refreshAt: number }) | undefined;
   let refreshing: Promise<AccessToken> | undefined;
 
