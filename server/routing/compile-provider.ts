@@ -7,6 +7,7 @@ import { geminiAdapter } from '@/server/providers/gemini';
 import { openaiAdapter } from '@/server/providers/openai';
 import { createOpenAICompatibleAdapter, deepseekAdapter } from '@/server/providers/openai-compatible';
 import type { ProviderAdapter } from '@/server/providers/types';
+import { buildVertexAdapter } from '@/server/providers/vertex/build-vertex-adapter';
 import { ECHO_BASE_URL, PUBLIC_BASE_URLS } from './builtin-providers';
 import type { EntrySource, KeyConfig, ProviderConfigEntry, ProviderType } from './config-schema';
 import type { RoutingKey, RoutingProvider } from './routing-table';
@@ -33,6 +34,7 @@ export interface BuiltAdapter {
 /** Provider types built per entry (bedrock, vertex, azure-openai…): type → factory. */
 const ADAPTER_FACTORIES: Partial<Record<ProviderType, (entry: ProviderConfigEntry, readVar: (name: string) => string | undefined) => BuiltAdapter>> = {
   bedrock: buildBedrockAdapter,
+  vertex: buildVertexAdapter,
   // provider-factories-end
 };
 

@@ -216,7 +216,23 @@ function dropThinkingBlocks(messages: AnthropicMessage[]): void {
  * text by default it only means the text is not asked for (plan-thinking.ts).
  */
 export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
-  const { model, config } = ctx;
+  const { config } = ctx;
+  const { body, betas } = convertMessagesBody(req, ctx);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
+  if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
+  // No key: a key-injecting proxy as baseUrl is legitimate; Anthropic answers 401 otherwise.
+  if (config.apiKey) headers['x-api-key'] = config.apiKey;
+  // Accept "https://api.anthropic.com" and "https://api.anthropic.com/v1" alike.
+  const base = config.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return { url: `${base}/v1/messages`, method: 'POST', headers, body: JSON.stringify(body) };
+}
+
+/**
+ * The Messages API body and the betas it needs, shared by POST /v1/messages and Claude on Vertex AI
+ * (server/providers/vertex), which sends the same body without `model` and with its own `anthropic_version`.
+ */
+export function convertMessagesBody(req: ChatRequest, ctx: ConvertContext): { body: Record<string, unknown>; betas: string[] } {
+  const { model } = ctx;
   refuseLogprobs(req, model.id, 'Anthropic returns no log probabilities');
   const { system, messages } = convertMessages(req.messages, model);
   const tools = req.tools?.length
@@ -249,12 +265,5 @@ export function convertRequest(req: ChatRequest, ctx: ConvertContext): UpstreamR
   if (req.user) body.metadata = { user_id: req.user };
   if (tools) body.tools = tools;
   if (plan.toolChoice) body.tool_choice = plan.toolChoice;
-
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
-  if (plan.betas.length > 0) headers['anthropic-beta'] = plan.betas.join(',');
-  // No key: a key-injecting proxy as baseUrl is legitimate; Anthropic answers 401 otherwise.
-  if (config.apiKey) headers['x-api-key'] = config.apiKey;
-  // Accept "https://api.anthropic.com" and "https://api.anthropic.com/v1" alike.
-  const base = config.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
-  return { url: `${base}/v1/messages`, method: 'POST', headers, body: JSON.stringify(body) };
+  return { body, betas: plan.betas };
 }

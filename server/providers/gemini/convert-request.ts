@@ -12,23 +12,7 @@ import { geminiThinkingStyle } from './thinking-style';
  * never in the URL, where proxies and logs would keep it.
  */
 export function convertGeminiRequest(req: ChatRequest, ctx: ConvertContext): UpstreamRequest {
-  // Gemini's responseLogprobs exists on some models only, in its own shape (logprobsResult per candidate):
-  // not mapped, so refused rather than answered without them.
-  refuseLogprobs(req, ctx.model.id, 'log probabilities are not available through the Gemini adapter');
-  // Gemini 3+ answers 400 to a function call sent back without its thought signature (thinking-style.ts).
-  const signedCalls = geminiThinkingStyle(ctx.model.upstreamModel).kind === 'level';
-  const { systemInstruction, contents } = convertMessages(req.messages, { signedCalls });
-  const tools = convertTools(req.tools);
-  const toolConfig = tools && req.tool_choice !== undefined ? convertToolChoice(req.tool_choice, req.tools ?? []) : undefined;
-  const generationConfig = convertGenerationConfig(req, ctx.model);
-
-  const body = {
-    ...(systemInstruction ? { systemInstruction } : {}),
-    contents,
-    ...(tools ? { tools } : {}),
-    ...(toolConfig ? { toolConfig } : {}),
-    ...(Object.keys(generationConfig).length ? { generationConfig } : {}),
-  };
+  const body = convertGeminiBody(req, ctx);
   // Tolerate a base URL configured with or without the version segment.
   const base = ctx.config.baseUrl.replace(/\/+$/, '').replace(/\/v1beta$/, '');
   const model = encodeURIComponent(ctx.model.upstreamModel.replace(/^models\//, ''));
@@ -41,6 +25,30 @@ export function convertGeminiRequest(req: ChatRequest, ctx: ConvertContext): Ups
       ...(ctx.config.apiKey ? { 'x-goog-api-key': ctx.config.apiKey } : {}),
     },
     body: JSON.stringify(body),
+  };
+}
+
+/**
+ * The GenerateContentRequest body, the same on Google AI and on Vertex AI (server/providers/vertex), which
+ * differ only in URL and credentials.
+ */
+export function convertGeminiBody(req: ChatRequest, ctx: ConvertContext): Record<string, unknown> {
+  // Gemini's responseLogprobs exists on some models only, in its own shape (logprobsResult per candidate):
+  // not mapped, so refused rather than answered without them.
+  refuseLogprobs(req, ctx.model.id, 'log probabilities are not available through the Gemini adapter');
+  // Gemini 3+ answers 400 to a function call sent back without its thought signature (thinking-style.ts).
+  const signedCalls = geminiThinkingStyle(ctx.model.upstreamModel).kind === 'level';
+  const { systemInstruction, contents } = convertMessages(req.messages, { signedCalls });
+  const tools = convertTools(req.tools);
+  const toolConfig = tools && req.tool_choice !== undefined ? convertToolChoice(req.tool_choice, req.tools ?? []) : undefined;
+  const generationConfig = convertGenerationConfig(req, ctx.model);
+
+  return {
+    ...(systemInstruction ? { systemInstruction } : {}),
+    contents,
+    ...(tools ? { tools } : {}),
+    ...(toolConfig ? { toolConfig } : {}),
+    ...(Object.keys(generationConfig).length ? { generationConfig } : {}),
   };
 }
 

@@ -1,0 +1,33 @@
+// Vertex AI's errors: google.rpc.Status bodies as the REST reference documents them ("API errors" table:
+// 400 INVALID_ARGUMENT, 401 UNAUTHENTICATED, 403 PERMISSION_DENIED, 404 NOT_FOUND, 429 RESOURCE_EXHAUSTED,
+// 500 INTERNAL, 503 UNAVAILABLE), and Claude's own errors through rawPredict in Anthropic's shape.
+import { describe, expect, it } from 'vitest';
+import { convertVertexError } from './convert-error';
+
+const rpc = (code: number, status: string, message = `${status} message`) => JSON.stringify({ error: { code, message, status } });
+
+describe('convertVertexError', () => {
+  it.each([
+    [429, 'RESOURCE_EXHAUSTED', 'rate_limited'],
+    [401, 'UNAUTHENTICATED', 'auth'],
+    [403, 'PERMISSION_DENIED', 'auth'],
+    [404, 'NOT_FOUND', 'not_found'],
+    [400, 'INVALID_ARGUMENT', 'bad_request'],
+    [503, 'UNAVAILABLE', 'overloaded'],
+    [500, 'INTERNAL', 'server_error'],
+  ])('HTTP %i %s → %s', (status, rpcStatus, kind) => {
+    const failure = convertVertexError(status, rpc(status, rpcStatus, 'Quota exceeded for aiplatform.googleapis.com/generate_content_requests_per_minute'), {});
+    expect(failure.kind).toBe(kind);
+    expect(failure.message).toContain('Quota exceeded');
+  });
+  it('reads Anthropic-shaped errors from Claude by their own types', () => {
+    const overloaded = JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    expect(convertVertexError(529, overloaded, {})).toEqual({ kind: 'overloaded', message: 'Overloaded' });
+    const tooLong = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' } });
+    expect(convertVertexError(400, tooLong, {}).kind).toBe('context_length_exceeded');
+  });
+  it('a body that is not JSON is classified by status and names Vertex AI', () => {
+    expect(convertVertexError(502, '<html>Bad Gateway</html>', {})).toMatchObject({ kind: 'server_error' });
+    expect(convertVertexError(404, '', {})).toEqual({ kind: 'not_found', message: 'Vertex AI answered HTTP 404' });
+  });
+});

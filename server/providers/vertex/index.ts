@@ -1,0 +1,58 @@
+// Google Vertex AI: Gemini and Claude models in a Google Cloud project, through the Gemini and Anthropic
+// converters. Only the URL, the Claude body's version field and the credentials differ: an OAuth access
+// token of the service account, added in authorize from a cache held by this adapter instance (one per
+// provider entry, built by build-vertex-adapter.ts).
+import { AppError } from '@/server/errors';
+import { convertResponse as convertAnthropicResponse } from '../anthropic/convert-response';
+import { createStreamConverter as createAnthropicStreamConverter } from '../anthropic/convert-stream';
+import { convertGeminiResponse } from '../gemini/convert-response';
+import { createGeminiStreamConverter } from '../gemini/convert-stream';
+import type { ProviderAdapter } from '../types';
+import type { AccessTokenCache } from './access-token-cache';
+import { convertVertexError } from './convert-error';
+import { convertVertexRequest, type VertexLocation } from './convert-request';
+import { vertexPublisher } from './vertex-url';
+
+export interface VertexAdapterOptions extends VertexLocation {
+  /** The provider entry's id, named in errors. */
+  providerId: string;
+  tokens: AccessTokenCache;
+}
+
+export function createVertexAdapter(o: VertexAdapterOptions): ProviderAdapter {
+  const at: VertexLocation = { project: o.project, location: o.location };
+  return {
+    id: 'vertex',
+    convertRequest: (req, ctx) => convertVertexRequest(req, ctx, at),
+    convertResponse: (body, ctx) => (vertexPublisher(ctx.model.upstreamModel) === 'anthropic' ? convertAnthropicResponse(body) : convertGeminiResponse(body)),
+    createStreamConverter: (ctx) => (vertexPublisher(ctx.model.upstreamModel) === 'anthropic' ? createAnthropicStreamConverter() : createGeminiStreamConverter()),
+    convertError: (status, body, headers) => {
+      // A token refused before its time (revoked, clock skew): the next request fetches a new one.
+      if (status === 401) o.tokens.invalidate();
+      return convertVertexError(status, body, headers);
+    },
+    async authorize(request, _ctx, signal) {
+      let token: string;
+      try {
+        token = await untilAborted(o.tokens.get(), signal);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new AppError('service_unavailable', `Vertex AI provider "${o.providerId}" could not get an access token for its service account (${reason.slice(0, 200)})`, {
+          provider: o.providerId,
+        });
+      }
+      return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+    },
+  };
+}
+
+/** The shared token fetch goes on for the other requests; only this one stops waiting. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
