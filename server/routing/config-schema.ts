@@ -10,7 +10,7 @@ export const PROVIDER_ID = /^[a-z0-9][a-z0-9-]{0,40}$/;
 export const MODEL_ID = /^[a-z0-9][a-z0-9._-]{0,60}\/[a-zA-Z0-9][a-zA-Z0-9._:-]{0,120}$/;
 
 /** Wire formats a provider can speak. `deepseek` and `echo` are the built-ins' own (see default-catalog.ts). */
-export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo'] as const;
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo', 'azure-openai', 'mistral', 'xai', 'groq', 'openrouter'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must name an environment variable');
