@@ -1,7 +1,7 @@
 // `type: azure-openai` through the real gateway (test/gateway-harness.ts) against a fake Azure resource that
 // requires api-version and the deployment path, checks `api-key` or an Entra ID bearer token, and answers in
 // Azure's shape with its content-filter annotations (test/fake-azure-openai.ts).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RoutingFileInput } from '@/server/routing/config-schema';
 import { describeEachDatabase } from '@/test/db';
 import { azureText, startFakeAzure, startFakeEntra, type FakeEntra } from '@/test/fake-azure-openai';

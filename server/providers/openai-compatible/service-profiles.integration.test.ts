@@ -4,7 +4,7 @@
 // base_url) replaying Anthropic's recorded answers. Wire shapes from each service's API reference
 // (docs.mistral.ai/api, console.groq.com/docs/reasoning, openrouter.ai/docs/use-cases/reasoning-tokens); the
 // Mistral error body as quoted in client bug reports (opencode#1680, nearai/ironclaw#1241).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RoutingFileInput } from '@/server/routing/config-schema';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks, readFixture, startFakeUpstream, type FakeResponse, type FakeUpstream, type RecordedRequest } from '@/test/fake-upstream';
