@@ -60,6 +60,14 @@ export const envSchema = z
     GEMINI_BASE_URL: url('GEMINI_BASE_URL').default('https://generativelanguage.googleapis.com'),
     DEEPSEEK_API_KEY: optionalNonEmpty,
     DEEPSEEK_BASE_URL: url('DEEPSEEK_BASE_URL').default('https://api.deepseek.com'),
+    MISTRAL_API_KEY: optionalNonEmpty,
+    MISTRAL_BASE_URL: url('MISTRAL_BASE_URL').default('https://api.mistral.ai/v1'),
+    XAI_API_KEY: optionalNonEmpty,
+    XAI_BASE_URL: url('XAI_BASE_URL').default('https://api.x.ai/v1'),
+    GROQ_API_KEY: optionalNonEmpty,
+    GROQ_BASE_URL: url('GROQ_BASE_URL').default('https://api.groq.com/openai/v1'),
+    OPENROUTER_API_KEY: optionalNonEmpty,
+    OPENROUTER_BASE_URL: url('OPENROUTER_BASE_URL').default('https://openrouter.ai/api/v1'),
     /** Extra OpenAI-compatible providers, a JSON array or the path of a JSON file (see README). */
     CUSTOM_PROVIDERS: optionalNonEmpty,
     /** The routing configuration: a YAML or JSON file of providers, keys and models, reloaded when it changes (see README). */

@@ -7,7 +7,7 @@ import type { UpstreamResponse } from './upstream-client';
 export const RETRY = { attempts: 3, baseDelayMs: 250 };
 
 function describeFailure(failure: UpstreamFailure, upstreamStatus: number, provider: string): ConstructorParameters<typeof AppError> {
-  const meta = { provider, upstream_status: upstreamStatus, ...(failure.upstreamRequestId ? { upstream_request_id: failure.upstreamRequestId } : {}) };
+  const meta = { provider, upstream_status: upstreamStatus, ...(failure.upstreamRequestId ? { upstream_request_id: failure.upstreamRequestId } : {}), ...(failure.reason ? { reason: failure.reason } : {}) };
   const msg = failure.message?.slice(0, 500) || 'no details';
   const retryAfter: Record<string, string> = failure.retryAfter ? { 'retry-after': String(Math.ceil(failure.retryAfter)) } : {};
   switch (failure.kind) {

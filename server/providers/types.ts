@@ -159,6 +159,8 @@ export interface UpstreamFailure {
   /** Seconds, from Retry-After or the provider's own hint. */
   retryAfter?: number;
   upstreamRequestId?: string;
+  /** Why a provider refused, when it says more than `kind` (Azure's content filter on a prompt): told to the client in the error's metadata. */
+  reason?: 'content_filter';
 }
 
 export interface ConvertContext {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AppError, badRequestFromZod } from '@/server/errors';
 import { checkRoutingFile } from './check-routing-file';
-import { keyConfigSchema, modelConfigSchema, providerConfigSchema, type ModelConfigEntry, type ProviderConfigEntry } from './config-schema';
+import { keyConfigSchema, modelConfigSchema, providerConfigSchema, providerObjectSchema, type ModelConfigEntry, type ProviderConfigEntry } from './config-schema';
 import { OUTPUT_ONLY_FIELDS } from './routing-dto';
 import type { ProviderInput, ProviderKeyInput } from './routing-store';
 
@@ -71,7 +71,7 @@ export function checkEntryOrThrow(entry: { provider: ProviderInput } | { model: 
 }
 
 /** For the OpenAPI document: the provider body as it is accepted (a key may be a stored one to keep). */
-export const providerInputDocSchema = providerConfigSchema.extend({
+export const providerInputDocSchema = providerObjectSchema.extend({
   keys: z
     .array(
       z.union([

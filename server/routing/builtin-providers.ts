@@ -4,7 +4,7 @@
 import type { Env } from '@/server/env';
 import type { ProviderConfigEntry, ProviderType } from './config-schema';
 
-export const BUILTIN_PROVIDER_IDS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'gemini', 'deepseek', 'echo']);
+export const BUILTIN_PROVIDER_IDS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'gemini', 'deepseek', 'mistral', 'xai', 'groq', 'openrouter', 'echo']);
 
 /** Each type's public API. A provider of one of these types with another base URL is someone's own server. */
 export const PUBLIC_BASE_URLS: Partial<Record<ProviderType, string>> = {
@@ -12,6 +12,11 @@ export const PUBLIC_BASE_URLS: Partial<Record<ProviderType, string>> = {
   anthropic: 'https://api.anthropic.com',
   gemini: 'https://generativelanguage.googleapis.com',
   deepseek: 'https://api.deepseek.com',
+  // docs.mistral.ai/api, docs.x.ai/docs/api-reference, console.groq.com/docs/openai, openrouter.ai/docs/api-reference (read 2026-11-24).
+  mistral: 'https://api.mistral.ai/v1',
+  xai: 'https://api.x.ai/v1',
+  groq: 'https://api.groq.com/openai/v1',
+  openrouter: 'https://openrouter.ai/api/v1',
 };
 
 /** The echo provider answers in-process; this is never fetched. */
@@ -37,6 +42,10 @@ export function builtinProviders(e: Env): BuiltinProvider[] {
     fromEnv('anthropic', 'anthropic', 'Anthropic', 'ANTHROPIC_API_KEY', e.ANTHROPIC_API_KEY, e.ANTHROPIC_BASE_URL),
     fromEnv('gemini', 'gemini', 'Google Gemini', 'GEMINI_API_KEY', e.GEMINI_API_KEY, e.GEMINI_BASE_URL),
     fromEnv('deepseek', 'deepseek', 'DeepSeek', 'DEEPSEEK_API_KEY', e.DEEPSEEK_API_KEY, e.DEEPSEEK_BASE_URL),
+    fromEnv('mistral', 'mistral', 'Mistral AI', 'MISTRAL_API_KEY', e.MISTRAL_API_KEY, e.MISTRAL_BASE_URL),
+    fromEnv('xai', 'xai', 'xAI', 'XAI_API_KEY', e.XAI_API_KEY, e.XAI_BASE_URL),
+    fromEnv('groq', 'groq', 'Groq', 'GROQ_API_KEY', e.GROQ_API_KEY, e.GROQ_BASE_URL),
+    fromEnv('openrouter', 'openrouter', 'OpenRouter', 'OPENROUTER_API_KEY', e.OPENROUTER_API_KEY, e.OPENROUTER_BASE_URL),
     { entry: { id: 'echo', type: 'echo', name: 'Switchboard echo', base_url: undefined, keys: [], headers: {}, supports_stream_options: true, enabled: true } },
   ];
 }

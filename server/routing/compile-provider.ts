@@ -5,7 +5,10 @@ import { buildBedrockAdapter } from '@/server/providers/bedrock';
 import { echoAdapter } from '@/server/providers/echo';
 import { geminiAdapter } from '@/server/providers/gemini';
 import { openaiAdapter } from '@/server/providers/openai';
+import { azureOpenAIAdapter, buildAzureOpenAIAdapter } from '@/server/providers/azure-openai';
 import { createOpenAICompatibleAdapter, deepseekAdapter } from '@/server/providers/openai-compatible';
+import { openrouterAdapter } from '@/server/providers/openai-compatible/openrouter-dialect';
+import { groqAdapter, mistralAdapter, xaiAdapter } from '@/server/providers/openai-compatible/service-profiles';
 import type { ProviderAdapter } from '@/server/providers/types';
 import { buildVertexAdapter } from '@/server/providers/vertex/build-vertex-adapter';
 import { ECHO_BASE_URL, PUBLIC_BASE_URLS } from './builtin-providers';
@@ -35,6 +38,7 @@ export interface BuiltAdapter {
 const ADAPTER_FACTORIES: Partial<Record<ProviderType, (entry: ProviderConfigEntry, readVar: (name: string) => string | undefined) => BuiltAdapter>> = {
   bedrock: buildBedrockAdapter,
   vertex: buildVertexAdapter,
+  'azure-openai': (entry, readVar) => buildAzureOpenAIAdapter(entry, readVar),
   // provider-factories-end
 };
 
@@ -50,6 +54,17 @@ export function adapterFor(type: ProviderType, supportsStreamOptions: boolean): 
       return deepseekAdapter;
     case 'echo':
       return echoAdapter;
+    // azure-openai is built per entry (ADAPTER_FACTORIES); this keyed v1-API instance is never reached from there.
+    case 'azure-openai':
+      return azureOpenAIAdapter;
+    case 'mistral':
+      return mistralAdapter;
+    case 'xai':
+      return xaiAdapter;
+    case 'groq':
+      return groqAdapter;
+    case 'openrouter':
+      return openrouterAdapter;
     case 'openai-compatible':
       return supportsStreamOptions ? compatibleAdapters.withStreamOptions : compatibleAdapters.withoutStreamOptions;
     default:

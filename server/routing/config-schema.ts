@@ -10,7 +10,7 @@ export const PROVIDER_ID = /^[a-z0-9][a-z0-9-]{0,40}$/;
 export const MODEL_ID = /^[a-z0-9][a-z0-9._-]{0,60}\/[a-zA-Z0-9][a-zA-Z0-9._:-]{0,120}$/;
 
 /** Wire formats a provider can speak. `deepseek` and `echo` are the built-ins' own (see default-catalog.ts). */
-export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo', 'bedrock', 'vertex'] as const;
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'deepseek', 'echo', 'bedrock', 'vertex', 'azure-openai', 'mistral', 'xai', 'groq', 'openrouter'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must name an environment variable');
@@ -38,7 +38,8 @@ export const keyConfigSchema = z
   .strict()
   .refine((k) => (k.key_env === undefined) !== (k.key === undefined), { message: 'a key needs exactly one of key_env or key' });
 
-export const providerConfigSchema = z
+/** The provider entry's fields (extendable: the OpenAPI document's variants derive from it); parse with providerConfigSchema. */
+export const providerObjectSchema = z
   .object({
     id: z.string().regex(PROVIDER_ID, 'provider id: lower-case letters, digits and dashes (up to 41)'),
     type: z.enum(PROVIDER_TYPES),
@@ -75,13 +76,15 @@ export const providerConfigSchema = z
     client_secret_env: envVarName.optional(),
     token_url: z.url({ protocol: /^https?$/, error: 'token_url must be an http(s) URL' }).optional(),
   })
-  .strict()
-  .superRefine((entry, ctx) => {
-    // bedrock: the endpoint and the signature both need a region; a base_url alone names its own host.
-    if (entry.type === 'bedrock' && entry.region === undefined && entry.base_url === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['region'], message: 'a bedrock provider needs a region (e.g. us-east-1) or a base_url' });
-    }
-  });
+  .strict();
+
+/** A provider entry as the file, the admin API and CUSTOM_PROVIDERS give it, with the checks across fields. */
+export const providerConfigSchema = providerObjectSchema.superRefine((entry, ctx) => {
+  // bedrock: the endpoint and the signature both need a region; a base_url alone names its own host.
+  if (entry.type === 'bedrock' && entry.region === undefined && entry.base_url === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['region'], message: 'a bedrock provider needs a region (e.g. us-east-1) or a base_url' });
+  }
+});
 
 export const pricingSchema = z
   .object({

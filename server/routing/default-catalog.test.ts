@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MODEL_ID, modelConfigSchema, type ModelConfigEntry } from './config-schema';
 import { DEFAULT_MODELS } from './default-catalog';
 
-const BUILTIN_PROVIDERS = ['openai', 'anthropic', 'gemini', 'deepseek', 'echo'];
+const BUILTIN_PROVIDERS = ['openai', 'anthropic', 'gemini', 'deepseek', 'mistral', 'xai', 'groq', 'echo'];
 
 /** The ids of the year-old catalog (server/catalog/catalog-data.ts) and the provider that served each. */
 const OLD_IDS: Record<string, string> = {
@@ -29,7 +29,7 @@ const prices = (m: ModelConfigEntry) =>
 
 describe('DEFAULT_MODELS', () => {
   it('covers every built-in provider with several models', () => {
-    for (const provider of ['openai', 'anthropic', 'gemini', 'deepseek']) {
+    for (const provider of ['openai', 'anthropic', 'gemini', 'deepseek', 'mistral', 'xai', 'groq']) {
       const count = parsed.filter((m) => m.endpoints.some((e) => e.provider === provider)).length;
       expect(count, provider).toBeGreaterThanOrEqual(2);
     }

@@ -24,7 +24,7 @@ import type { modelConfigSchema } from './config-schema';
 
 export type DefaultModel = z.input<typeof modelConfigSchema>;
 type Pricing = DefaultModel['endpoints'][number]['pricing'];
-type BuiltinProvider = 'openai' | 'anthropic' | 'gemini' | 'deepseek' | 'echo';
+type BuiltinProvider = 'openai' | 'anthropic' | 'gemini' | 'deepseek' | 'mistral' | 'xai' | 'groq' | 'echo';
 
 const on = (provider: BuiltinProvider, upstream_model: string, pricing: Pricing) => [{ provider, upstream_model, pricing }];
 
@@ -199,6 +199,57 @@ const CATALOG: DefaultModel[] = [
     description: "Google's multilingual text embedding model: 3072 dimensions (768 or 1536 recommended with `dimensions`).",
     context_length: 2_048, max_output_tokens: 1, supports_tools: false,
     endpoints: on('gemini', 'gemini-embedding-001', { input: 0.15, output: 0 }),
+  },
+  // ── Mistral, xAI, Groq: off until MISTRAL_API_KEY / XAI_API_KEY / GROQ_API_KEY is set. Read 2026-11-24. ──
+  // Mistral: Mistral's own model pages were not in reach; figures from model trackers quoting them
+  // (whichllm.io/models/mistral-mistral-small-2603; anttisahla.com and contextwindows.dev for Large 3). Mistral
+  // publishes no separate output limit: the context length is used. No cached-input price (Mistral has none).
+  {
+    id: 'mistralai/mistral-large-3', name: 'Mistral: Mistral Large 3',
+    description: "Mistral's open-weight flagship (41B active / 675B total parameters), multimodal, for agents and long documents.",
+    context_length: 256_000, max_output_tokens: 256_000, supports_images: true,
+    endpoints: on('mistral', 'mistral-large-2512', { input: 0.5, output: 1.5 }),
+  },
+  {
+    id: 'mistralai/mistral-small-4', name: 'Mistral: Mistral Small 4',
+    description: "Mistral's cost-efficient open-weight model (2026-03), text and images, with function calling.",
+    context_length: 256_000, max_output_tokens: 256_000, supports_images: true,
+    endpoints: on('mistral', 'mistral-small-2603', { input: 0.15, output: 0.6 }),
+  },
+  // xAI: docs.x.ai/developers/models.md ("Pricing [in (cached in) / out]", 2M context). xAI states no output
+  // limit apart from the window; 128K is assumed. Reasoning is chosen by the model id, not a parameter.
+  {
+    id: 'x-ai/grok-4.20-reasoning', name: 'xAI: Grok 4.20 (reasoning)',
+    description: "xAI's flagship Grok 4.20 model with reasoning, text and images.",
+    context_length: 2_000_000, max_output_tokens: 128_000, supports_reasoning: true, supports_images: true,
+    endpoints: on('xai', 'grok-4.20-0309-reasoning', { input: 2, output: 6, cache_read: 0.2 }),
+  },
+  {
+    id: 'x-ai/grok-4.1-fast-reasoning', name: 'xAI: Grok 4.1 Fast (reasoning)',
+    description: "xAI's low-cost, fast reasoning model for agents and tool calling.",
+    context_length: 2_000_000, max_output_tokens: 128_000, supports_reasoning: true, supports_images: true,
+    endpoints: on('xai', 'grok-4-1-fast-reasoning', { input: 0.2, output: 0.5, cache_read: 0.05 }),
+  },
+  {
+    id: 'x-ai/grok-4.1-fast', name: 'xAI: Grok 4.1 Fast',
+    description: 'Grok 4.1 Fast without reasoning: the quickest answers at the same price.',
+    context_length: 2_000_000, max_output_tokens: 128_000, supports_images: true,
+    endpoints: on('xai', 'grok-4-1-fast-non-reasoning', { input: 0.2, output: 0.5, cache_read: 0.05 }),
+  },
+  // Groq: GPT-OSS 120B's price and cache-hit price as quoted from groq.com/pricing by tokenmix.ai (2026-06-04);
+  // Llama 3.3 70B's $0.59/$0.79 is Groq's long-standing list price, not re-read on a current copy.
+  // Context windows and output limits from console.groq.com/docs/models (131,072; 65,536 and 32,768).
+  {
+    id: 'openai/gpt-oss-120b', name: 'OpenAI: GPT-OSS 120B (on Groq)',
+    description: "OpenAI's open-weight reasoning model served on Groq's LPUs, reasoning effort low, medium or high.",
+    context_length: 131_072, max_output_tokens: 65_536, supports_reasoning: true,
+    endpoints: on('groq', 'openai/gpt-oss-120b', { input: 0.15, output: 0.6, cache_read: 0.075 }),
+  },
+  {
+    id: 'meta-llama/llama-3.3-70b-instruct', name: 'Meta: Llama 3.3 70B Instruct (on Groq)',
+    description: "Meta's Llama 3.3 70B on Groq's LPUs: fast general chat and tool use.",
+    context_length: 131_072, max_output_tokens: 32_768,
+    endpoints: on('groq', 'llama-3.3-70b-versatile', { input: 0.59, output: 0.79 }),
   },
 
   // ── Built in. Free, so a new account's first request succeeds without credit. ──

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '@/server/http/openapi/registry';
 import { providerInputDocSchema } from './admin-input';
-import { modelConfigSchema, providerConfigSchema } from './config-schema';
+import { modelConfigSchema, providerObjectSchema } from './config-schema';
 
 const entryStatus = {
   source: z.enum(['builtin', 'custom_providers', 'admin', 'file']).describe('Where the entry in force comes from; precedence builtin < custom_providers < admin < file'),
@@ -19,7 +19,7 @@ const keyDtoSchema = z.object({
   stored: z.literal(true).optional().describe('The key itself is stored (encrypted); it is never returned. Send the key back as { id, weight, stored: true } to keep it'),
 });
 
-const providerDtoSchema = providerConfigSchema
+const providerDtoSchema = providerObjectSchema
   .extend({
     keys: z.array(keyDtoSchema).describe("Operators' entries: as configured. Other sources: the usable keys (id and weight)"),
     ...entryStatus,

@@ -27,6 +27,8 @@ export interface OpenAICompatibleOptions {
   deepseekThinking?: (model: ResolvedModel) => boolean;
   /** Models that answer 400 to logprobs/top_logprobs while they think (DeepSeek); refused here unless thinking is off. */
   refusesLogprobsWhileThinking?: (model: ResolvedModel) => boolean;
+  /** A service profile's last word on the body (profiles/: Mistral's tool-call ids, xAI's and Groq's reasoning, OpenRouter's extensions). */
+  adjustBody?: (body: Record<string, unknown>, req: ChatRequest, model: ResolvedModel) => void;
 }
 
 /** `file_id` names a file uploaded to OpenAI: no other server can read it. */
@@ -100,6 +102,7 @@ export function convertCompatibleRequest(req: ChatRequest, ctx: ConvertContext, 
     // As for OpenAI: the gateway bills from the usage chunk, whatever the client asked for.
     if (options.supportsStreamOptions !== false) body.stream_options = { include_usage: true };
   }
+  options.adjustBody?.(body, req, model);
 
   return {
     url: chatCompletionsUrl(baseUrl),

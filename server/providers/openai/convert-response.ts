@@ -3,13 +3,15 @@
 // instead of copying them.
 import { z } from 'zod';
 import { AppError } from '@/server/errors';
-import { EMPTY_USAGE, type ConvertedResponse, type FinishReason, type NormalizedUsage, type ToolCall } from '../types';
+import { EMPTY_USAGE, type ConvertedResponse, type FinishReason, type NormalizedUsage, type ReasoningDetail, type ToolCall } from '../types';
 import { convertOpenAIUsage, openAIUsageSchema, type OpenAIUsage } from './convert-usage';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 
 export interface OpenAIDialect {
   /** Reasoning text a server puts next to `content` (DeepSeek's `reasoning_content`); OpenAI has none. */
   readReasoning?(messageOrDelta: Record<string, unknown>): string | undefined;
+  /** OpenRouter-style `reasoning_details` next to `content` (OpenRouter as an upstream); OpenAI has none. */
+  readReasoningDetails?(messageOrDelta: Record<string, unknown>): ReasoningDetail[] | undefined;
   convertUsage?(usage: OpenAIUsage): NormalizedUsage;
   mapFinishReason?(reason: string | null | undefined): FinishReason | null;
 }
@@ -61,6 +63,7 @@ export function convertOpenAIResponse(body: unknown, dialect: OpenAIDialect = {}
     function: { name: call.function.name, arguments: toolArgumentsToString(call.function.arguments) ?? '' },
   }));
   const reasoning = dialect.readReasoning?.(message);
+  const reasoningDetails = dialect.readReasoningDetails?.(message);
 
   const converted: ConvertedResponse = {
     message: {
@@ -70,6 +73,7 @@ export function convertOpenAIResponse(body: unknown, dialect: OpenAIDialect = {}
       content: message.content ?? message.refusal ?? null,
       ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       ...(reasoning ? { reasoning } : {}),
+      ...(reasoningDetails?.length ? { reasoning_details: reasoningDetails } : {}),
     },
     finishReason: (dialect.mapFinishReason ?? mapOpenAIFinishReason)(choice.finish_reason) ?? 'stop',
     usage: usage ? (dialect.convertUsage ?? convertOpenAIUsage)(usage) : { ...EMPTY_USAGE },

@@ -142,13 +142,15 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
     if (choice.delta) {
       const reasoning = dialect.readReasoning?.(choice.delta);
       if (reasoning) delta.reasoning = reasoning;
+      const details = dialect.readReasoningDetails?.(choice.delta);
+      if (details?.length) delta.reasoning_details = details;
       // Same choice as the non-streaming converter: a structured-output refusal is shown as content.
       const content = choice.delta.content || choice.delta.refusal;
       if (content) delta.content = content;
       if (choice.delta.tool_calls?.length) delta.tool_calls = choice.delta.tool_calls.map(convertToolCall);
     }
     if (choice.logprobs) delta.logprobs = choice.logprobs;
-    return delta.reasoning !== undefined || delta.content !== undefined || delta.tool_calls !== undefined || delta.logprobs !== undefined ? [delta] : [];
+    return delta.reasoning !== undefined || delta.reasoning_details !== undefined || delta.content !== undefined || delta.tool_calls !== undefined || delta.logprobs !== undefined ? [delta] : [];
   }
 
   return {

@@ -1,0 +1,18 @@
+// Where a chat request for one Azure OpenAI deployment goes. Azure has two API surfaces
+// (learn.microsoft.com/azure/ai-foundry/openai/api-version-lifecycle, read 2026-11-24):
+//  - the dated API: {base}/openai/deployments/{deployment}/chat/completions?api-version={v} — `api-version` is
+//    required (without it Azure answers 404 "Resource not found"), the deployment is in the path;
+//  - the v1 API (GA since August 2025): {base}/openai/v1/chat/completions, no api-version, the deployment
+//    named as `model` in the body, as on OpenAI.
+// The choice: v1 when base_url already ends in /openai/v1, or when no api_version is given (or it is "v1"):
+// v1 is what Microsoft recommends for new work, and a dated version is only meaningful on the old surface.
+// The body always carries `model` = the deployment (the dated API ignores it).
+
+const V1_SUFFIX = /\/openai\/v1$/;
+
+export function azureChatUrl(baseUrl: string, deployment: string, apiVersion: string | undefined): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (V1_SUFFIX.test(base)) return `${base}/chat/completions`;
+  if (apiVersion === undefined || apiVersion === 'v1') return `${base}/openai/v1/chat/completions`;
+  return `${base}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(apiVersion)}`;
+}
