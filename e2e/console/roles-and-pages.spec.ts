@@ -29,9 +29,9 @@ test('owners see every page; members only what their role allows', async ({ cons
 
   await page.goto('/models');
   await expect(page.getByRole('heading', { name: 'OpenAI: GPT-4o mini' })).toBeVisible();
-  await page.getByRole('button', { name: 'Reasoning' }).click();
+  await page.getByRole('button', { name: 'Reasoning', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'OpenAI: GPT-4o mini' })).toHaveCount(0);
-  await page.getByRole('button', { name: 'Reasoning' }).click();
+  await page.getByRole('button', { name: 'Reasoning', exact: true }).click();
   await screenshotVariants(page, 'console-models', saveScreenshot);
 
   await page.goto('/plans');

@@ -47,6 +47,13 @@ describe('security headers', () => {
     expect(h.get('x-frame-options')).toBe('DENY');
   });
 
+  it('let only the API reference page (/docs) eval, for its renderer', async () => {
+    const policy = async (path: string) => (await fetch(`${origin}${path}`)).headers.get('content-security-policy') ?? '';
+    expect(await policy('/docs')).toContain("'unsafe-eval'");
+    expect(await policy('/docs')).toContain("frame-ancestors 'none'");
+    for (const path of ['/overview', '/docs/x', '/', '/docsx']) expect(await policy(path)).not.toContain('unsafe-eval');
+  });
+
   it('send HSTS only over https: PUBLIC_URL https, or X-Forwarded-Proto https from a trusted proxy', async () => {
     configure({});
     expect((await get({ 'x-forwarded-proto': 'https' })).get('strict-transport-security')).toBeNull();

@@ -22,11 +22,18 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The API reference (/docs) renders with Scalar's bundle, which compiles code at run time (`new Function`):
+ * that page alone may eval. It shows only our own OpenAPI document — no account data, no forms.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("script-src 'self' 'unsafe-inline'", "script-src 'self' 'unsafe-inline' 'unsafe-eval'");
+
 /** One year; no includeSubDomains or preload: those commit every other host of the operator's domain. */
 const HSTS = 'max-age=31536000';
 
 export function setSecurityHeaders(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+  const pathname = (req.url ?? '/').split('?')[0];
+  res.setHeader('content-security-policy', pathname === '/docs' || pathname === '/docs/' ? DOCS_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
   res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
   res.setHeader('x-frame-options', 'DENY');

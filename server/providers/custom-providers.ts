@@ -38,7 +38,7 @@ export const customProviderSchema = z.object({
 });
 export type CustomProvider = z.infer<typeof customProviderSchema>;
 
-const RESERVED = new Set(['openai', 'anthropic', 'google', 'gemini', 'deepseek', 'switchboard', 'echo']);
+const RESERVED = new Set(['openai', 'anthropic', 'google', 'gemini', 'deepseek', 'mistral', 'xai', 'groq', 'openrouter', 'switchboard', 'echo']);
 
 /**
  * CUSTOM_PROVIDERS' value → the providers, validated. Reads the file it names on every call, keeping nothing:

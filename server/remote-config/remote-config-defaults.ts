@@ -3,7 +3,7 @@
 // (GLOBAL, then the active organization, then the user), so a fresh install answers sensibly with an
 // empty table.
 export const REMOTE_CONFIG_DEFAULTS = {
-  default_model: 'anthropic/claude-sonnet-4.5',
+  default_model: 'anthropic/claude-sonnet-5.5',
   /** For cheap background work: titles, summaries, commit messages. */
   small_model: 'openai/gpt-4o-mini',
   allowed_providers: ['anthropic', 'openai', 'google', 'deepseek', 'switchboard'],

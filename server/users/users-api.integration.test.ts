@@ -97,7 +97,7 @@ describeEachDatabase('REST /api/v1/users', () => {
       });
       const personal = await call('GET', '/users/me/remote-config', u.token);
       expect(personal.status).toBe(200);
-      expect(personal.body).toMatchObject({ account_id: u.personalAccountId, config: { banner: 'hello', default_model: 'anthropic/claude-sonnet-4.5', small_model: 'google/gemini-2.5-flash', features: { reasoning: true } } });
+      expect(personal.body).toMatchObject({ account_id: u.personalAccountId, config: { banner: 'hello', default_model: 'anthropic/claude-sonnet-5.5', small_model: 'google/gemini-2.5-flash', features: { reasoning: true } } });
       expect(personal.body.sources).toMatchObject({ banner: 'global', small_model: 'user', default_model: 'default' });
 
       await call('PUT', '/users/active-account', u.token, { account_id: org.id });
