@@ -1,7 +1,8 @@
 // A complete answer as Anthropic's `message` object (platform.claude.com/docs/en/api/messages, "Response").
 import type { FinalAnswer, RenderContext } from '@/server/gateway/wire-format';
-import type { AssistantMessage, FinishReason, NormalizedUsage, ReasoningDetail } from '@/server/providers/types';
+import type { AssistantMessage, FinishReason, NormalizedUsage } from '@/server/providers/types';
 import { detailMeta, isAnthropicDetail, sealDetail } from './reasoning-envelope';
+import { mergeReasoningFragments } from '@/server/providers/replay-reasoning';
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 
@@ -36,23 +37,11 @@ export function usageOf(u: NormalizedUsage) {
 type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
 type RedactedBlock = { type: 'redacted_thinking'; data: string };
 
-/** Fragments of one detail (same index and type) joined, as a client concatenating a stream would. */
-function mergeDetails(details: readonly ReasoningDetail[]): ReasoningDetail[] {
-  const merged: ReasoningDetail[] = [];
-  for (const detail of details) {
-    const last = merged.at(-1);
-    if (last?.type === 'reasoning.text' && detail.type === 'reasoning.text' && detail.index !== undefined && last.index === detail.index && last.format === detail.format) {
-      merged[merged.length - 1] = { ...last, text: last.text + detail.text, signature: detail.signature || last.signature };
-    } else merged.push(detail);
-  }
-  return merged;
-}
-
 /** Reasoning details → thinking / redacted_thinking blocks (another provider's sealed: reasoning-envelope.ts). */
 export function reasoningBlocks(message: Pick<AssistantMessage, 'reasoning' | 'reasoning_details'>): (ThinkingBlock | RedactedBlock)[] {
   const details = message.reasoning_details ?? [];
   if (details.length === 0) return message.reasoning ? [{ type: 'thinking', thinking: message.reasoning, signature: '' }] : [];
-  return mergeDetails(details).map((detail): ThinkingBlock | RedactedBlock => {
+  return mergeReasoningFragments(details).map((detail): ThinkingBlock | RedactedBlock => {
     if (isAnthropicDetail(detail)) {
       if (detail.type === 'reasoning.encrypted') return { type: 'redacted_thinking', data: detail.data };
       if (detail.type === 'reasoning.text') return { type: 'thinking', thinking: detail.text, signature: detail.signature ?? '' };

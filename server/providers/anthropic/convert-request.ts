@@ -1,6 +1,7 @@
 import { AppError } from '@/server/errors';
 import type { ChatMessage, ChatRequest, ContentPart, ConvertContext, FilePart, ReasoningDetail, ResolvedModel, ResponseFormat, ToolCall, UpstreamRequest } from '@/server/providers/types';
 import { refuseLogprobs } from '../refuse-logprobs';
+import { mergeReasoningFragments, toolCallInput } from '../replay-reasoning';
 import { placeCacheBreakpoints, type CacheControl } from './place-cache-breakpoints';
 import { planThinking } from './plan-thinking';
 
@@ -80,15 +81,8 @@ function convertParts(content: string | ContentPart[], model: ResolvedModel, rol
  * Unsigned text (e.g. a plain `reasoning` string) cannot be replayed: Anthropic rejects unsigned thinking.
  */
 function convertReasoningDetails(details: ReasoningDetail[] | undefined): Block[] {
-  const merged: ReasoningDetail[] = [];
-  for (const detail of details ?? []) {
-    if (detail.format !== undefined && !detail.format.startsWith('anthropic')) continue;
-    const last = merged[merged.length - 1];
-    if (last?.type === 'reasoning.text' && detail.type === 'reasoning.text' && detail.index !== undefined && last.index === detail.index) {
-      merged[merged.length - 1] = { ...last, text: last.text + detail.text, signature: detail.signature || last.signature };
-    } else merged.push(detail);
-  }
-  return merged.flatMap((detail): Block[] => {
+  const anthropic = (details ?? []).filter((detail) => detail.format === undefined || detail.format.startsWith('anthropic'));
+  return mergeReasoningFragments(anthropic).flatMap((detail): Block[] => {
     if (detail.type === 'reasoning.text' && detail.signature) return [{ type: 'thinking', thinking: detail.text, signature: detail.signature }];
     if (detail.type === 'reasoning.encrypted') return [{ type: 'redacted_thinking', data: detail.data }];
     return [];
@@ -96,17 +90,7 @@ function convertReasoningDetails(details: ReasoningDetail[] | undefined): Block[
 }
 
 function convertToolCall(call: ToolCall): Block {
-  let input: unknown;
-  try {
-    // Some clients send "" for a call without arguments.
-    input = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
-  } catch {
-    throw new AppError('bad_request', `Tool call ${call.id} (${call.function.name}) has arguments that are not valid JSON`);
-  }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new AppError('bad_request', `Tool call ${call.id} (${call.function.name}) must have a JSON object as arguments`);
-  }
-  return { type: 'tool_use', id: call.id, name: call.function.name, input: input as Record<string, unknown> };
+  return { type: 'tool_use', id: call.id, name: call.function.name, input: toolCallInput(call) };
 }
 
 /**

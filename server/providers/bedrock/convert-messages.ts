@@ -5,6 +5,7 @@
 // the end of the cached prefix with its own block instead of a flag on the block).
 import { AppError } from '@/server/errors';
 import type { ChatMessage, ContentPart, FilePart, ReasoningDetail, ResolvedModel, ToolCall } from '@/server/providers/types';
+import { mergeReasoningFragments, toolCallInput } from '@/server/providers/replay-reasoning';
 
 /** The `format` stamped on reasoning_details from Bedrock: Bedrock's signatures verify only on Bedrock, not on Anthropic's API. */
 export const BEDROCK_REASONING_FORMAT = 'bedrock-anthropic-v1';
@@ -77,15 +78,8 @@ function convertParts(content: string | ContentPart[], model: ResolvedModel, rol
  * text cannot be replayed, as Claude rejects unsigned thinking.
  */
 function convertReasoningDetails(details: ReasoningDetail[] | undefined): ContentBlock[] {
-  const merged: ReasoningDetail[] = [];
-  for (const detail of details ?? []) {
-    if (detail.format !== BEDROCK_REASONING_FORMAT) continue;
-    const last = merged[merged.length - 1];
-    if (last?.type === 'reasoning.text' && detail.type === 'reasoning.text' && detail.index !== undefined && last.index === detail.index) {
-      merged[merged.length - 1] = { ...last, text: last.text + detail.text, signature: detail.signature || last.signature };
-    } else merged.push(detail);
-  }
-  return merged.flatMap((detail): ContentBlock[] => {
+  const bedrock = (details ?? []).filter((detail) => detail.format === BEDROCK_REASONING_FORMAT);
+  return mergeReasoningFragments(bedrock).flatMap((detail): ContentBlock[] => {
     if (detail.type === 'reasoning.text' && detail.signature) return [{ reasoningContent: { reasoningText: { text: detail.text, signature: detail.signature } } }];
     if (detail.type === 'reasoning.encrypted') return [{ reasoningContent: { redactedContent: detail.data } }];
     return [];
@@ -93,16 +87,7 @@ function convertReasoningDetails(details: ReasoningDetail[] | undefined): Conten
 }
 
 function convertToolCall(call: ToolCall): ContentBlock {
-  let input: unknown;
-  try {
-    input = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
-  } catch {
-    throw new AppError('bad_request', `Tool call ${call.id} (${call.function.name}) has arguments that are not valid JSON`);
-  }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new AppError('bad_request', `Tool call ${call.id} (${call.function.name}) must have a JSON object as arguments`);
-  }
-  return { toolUse: { toolUseId: call.id, name: call.function.name, input } };
+  return { toolUse: { toolUseId: call.id, name: call.function.name, input: toolCallInput(call) } };
 }
 
 /** A tool message's string content: a JSON object is passed as `json` (the model sees structured data), anything else as text. */
