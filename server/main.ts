@@ -1,16 +1,13 @@
 // The production server (`npm start` → dist/server.js). A plain node:http server in front of Next.js:
 // the chat endpoint is served on a node:http fast path (a Next route handler costs ~5× the CPU per request,
 // see ARCHITECTURE.md), the loopback CLI endpoint is handled here, and everything else goes to Next.
-// `next dev` serves the same gateway through app/api/v1/chat/completions/route.ts (embeddings: app/api/v1/embeddings).
+// `next dev` serves the same gateway through the route handlers under app/api/v1 (server/http/fast-path-routes.ts lists the paths).
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { closeDatabase, database } from '@/server/db';
 import { env, EnvError } from '@/server/env';
-import { handleChatNode } from '@/server/gateway/node-handler';
-import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
-import { COUNT_TOKENS_PATH, handleCountTokensNode } from '@/server/formats/anthropic-messages/handle-count-tokens';
-import { handleEmbeddingsNode, isEmbeddingsPath } from '@/server/embeddings/embeddings-transports';
+import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
 import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { deleteExpiredResponses } from '@/server/formats/openai-responses/stored-responses';
 import { handleCliRequest } from '@/server/http/internal-cli';
@@ -64,17 +61,14 @@ async function main() {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    const gateway = gatewayFormatFor(pathname);
-    const embeddings = !gateway && isEmbeddingsPath(pathname);
-    if (gateway || embeddings) {
-      if (req.method === 'POST') return void (gateway ? handleChatNode(runtime, req, res, gateway) : handleEmbeddingsNode(runtime, req, res));
+    const fastPath = fastPathHandlerFor(pathname);
+    if (fastPath) {
+      if (req.method === 'POST') return void fastPath(runtime, req, res);
       if (req.method !== 'OPTIONS') {
         return sendNodeError(res, new AppError('method_not_allowed', `Use POST for ${pathname}`, {}, { allow: 'POST' }), newRequestId());
       }
     }
     if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken, !e.embedded);
-    // Not a generation, but Claude Code counts whole conversations: the gateway's body limit, not Next's 1 MiB.
-    if (pathname === COUNT_TOKENS_PATH && req.method === 'POST') return void handleCountTokensNode(runtime, req, res);
     // Every response carries x-request-id; route handlers reuse this id (server/http/api-route.ts).
     const requestId = newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;

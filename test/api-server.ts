@@ -7,9 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { NextRequest } from 'next/server';
-import { handleChatNode } from '@/server/gateway/node-handler';
-import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
-import { handleEmbeddingsNode, isEmbeddingsPath } from '@/server/embeddings/embeddings-transports';
+import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
 import { createRuntime, type Runtime } from '@/server/runtime/runtime';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
@@ -77,9 +75,8 @@ export async function startApiServer(): Promise<ApiServer> {
   const runtime = createRuntime();
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const gateway = gatewayFormatFor(url.pathname);
-    if (gateway && req.method === 'POST') return void handleChatNode(runtime, req, res, gateway);
-    if (isEmbeddingsPath(url.pathname) && req.method === 'POST') return void handleEmbeddingsNode(runtime, req, res);
+    const fastPath = fastPathHandlerFor(url.pathname);
+    if (fastPath && req.method === 'POST') return void fastPath(runtime, req, res);
     const parts = url.pathname.split('/').filter(Boolean);
     for (const route of routes) {
       const params = match(route, parts);

@@ -7,8 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { resetEnvCache } from '@/server/env';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { handleChatNode } from '@/server/gateway/node-handler';
-import { gatewayFormatFor } from '@/server/gateway/gateway-routes';
-import { handleEmbeddingsNode, isEmbeddingsPath } from '@/server/embeddings/embeddings-transports';
+import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
 import { grantCredits } from '@/server/ledger/balance';
 import { createRuntime, type Runtime, type RuntimeOptions } from '@/server/runtime/runtime';
 import { createUser } from '@/server/users/create-user';
@@ -49,9 +48,9 @@ export async function startGatewayHarness(options: RuntimeOptions = {}): Promise
     return (h.runtime = createRuntime(withDefaults(next)));
   };
   const server = http.createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    if (isEmbeddingsPath(pathname)) return void handleEmbeddingsNode(h.runtime, req, res);
-    void handleChatNode(h.runtime, req, res, gatewayFormatFor(pathname));
+    // The production server's fast-path routes; any other path is treated as chat completions.
+    const handler = fastPathHandlerFor(new URL(req.url ?? '/', 'http://x').pathname) ?? handleChatNode;
+    void handler(h.runtime, req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   h.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
