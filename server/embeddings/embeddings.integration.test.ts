@@ -160,6 +160,8 @@ describeEachDatabase('POST /api/v1/embeddings', () => {
   });
 
   it('400 in the spec’s error body: empty input, wrong model kind either way; nothing reserved, nothing sent', async () => {
+    // Earlier tests' settlements are written after their responses: let them land before counting reservations.
+    await h.runtime.settlements.flush();
     const sentBefore = h.upstream.requests.length;
     for (const input of ['', [], ['ok', '']]) {
       const res = await post({ model: 'openai/text-embedding-3-small', input });
