@@ -87,7 +87,17 @@ export const envSchema = z
     /** The OpenID Connect issuer behind the Google button (discovery at <issuer>/.well-known/openid-configuration). */
     AUTH_GOOGLE_ISSUER: url('AUTH_GOOGLE_ISSUER').default('https://accounts.google.com'),
 
-    /** Requests per minute per API key on the chat endpoint. */
+    /**
+     * What a request served with the account's own provider key (BYOK) costs, in percent of the list price
+     * (0–100, at most two decimals; default 0: free).
+     */
+    BYOK_FEE_PERCENT: z.coerce
+      .number()
+      .min(0, 'BYOK_FEE_PERCENT must be between 0 and 100')
+      .max(100, 'BYOK_FEE_PERCENT must be between 0 and 100')
+      .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, 'BYOK_FEE_PERCENT: at most two decimals')
+      .default(0),
+    /** Requests per minute per API key on the chat endpoint (a key's own rate_limit_rpm overrides it). */
     RATE_LIMIT_RPM: z.coerce.number().int().min(1, 'RATE_LIMIT_RPM must be at least 1').default(600),
     /** Send a warm API key's provider request while its admission is in the database (gateway/early-dispatch.ts). */
     EARLY_DISPATCH: boolDefaultOn,

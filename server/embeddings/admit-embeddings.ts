@@ -7,6 +7,7 @@ import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/a
 import { AppError } from '@/server/errors';
 import { authorizationHeader, authorizeModel, rateLimitSubject, readJsonObject } from '@/server/gateway/admit';
 import { contextFor, keyOrder, type PreparedAttempt, type RouteTargets } from '@/server/gateway/open-route';
+import { applyAccountPolicy, byokCharge } from '@/server/gateway/account-policy';
 import type { ChatTransport } from '@/server/gateway/transport';
 import { newGenerationId } from '@/server/http/request-id';
 import { tokenCostMicros } from '@/server/ledger/money';
@@ -25,8 +26,10 @@ export interface EmbeddingsAdmission {
   model: RoutingModel;
   route: RouteTargets;
   generationId: string;
-  /** The worst-case input tokens at the most expensive candidate's input price. */
+  /** The worst-case input tokens at the most expensive allowed candidate's input price (BYOK-priced). */
   reservedMicros: bigint;
+  /** Refused after reserving (the account's policy or its saved key): answered, and settled at no charge. */
+  refused?: unknown;
   tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
 }
 
@@ -55,16 +58,18 @@ export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticat
   const route: RouteTargets = { candidates: plan.candidates, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined };
 
   const tokens = worstCaseEmbeddingTokens(req);
-  let reservedMicros = 0n;
-  for (const c of plan.candidates) {
-    const micros = tokenCostMicros(tokens, c.endpoint.inputPrice);
-    if (micros > reservedMicros) reservedMicros = micros;
-  }
+  const candidates = plan.candidates.map((c) => {
+    const amountMicros = tokenCostMicros(tokens, c.endpoint.inputPrice);
+    return { provider: c.endpoint.provider.id, amountMicros, byokAmountMicros: byokCharge(amountMicros, rt.byokFeeBps) };
+  });
+  let listMicros = 0n;
+  for (const c of candidates) if (c.amountMicros > listMicros) listMicros = c.amountMicros;
   const generationId = newGenerationId();
-  await reserveCredits({
+  const grant = await reserveCredits({
     accountId: principal.accountId,
     generationId,
-    amountMicros: reservedMicros,
+    amountMicros: listMicros,
+    candidates,
     apiKey: principal.apiKey ? { id: principal.apiKey.id } : undefined,
     userId: principal.userId,
     authTokenId: principal.authTokenId,
@@ -73,6 +78,18 @@ export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticat
     provider: primary.endpoint.provider.id,
     ttlMs: rt.leases.leaseMs, // renewed while the request runs (handle-embeddings.ts holds the lease)
   });
+  const reservedMicros = grant.reservedMicros;
+  let refused: unknown;
+  try {
+    // The organization's provider allow-list and the account's own keys (as for chat, gateway/account-policy.ts).
+    if (!grant.policy.plain && applyAccountPolicy(route, grant.policy, rt.byokFeeBps, model.id)) {
+      const keys = keyOrder(route.candidates[0]!, rt.health, affinity);
+      route.first = prepareEmbeddingsAttempt(route.candidates[0]!, keys[0], req);
+      route.firstKeys = keys[0] ? (keys as RoutingKey[]) : undefined;
+    }
+  } catch (err) {
+    refused = err;
+  }
   return {
     principal,
     req,
@@ -80,6 +97,7 @@ export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticat
     route,
     generationId,
     reservedMicros,
+    refused,
     tracking: { httpReferer: t.header('http-referer') ?? t.header('referer'), xTitle: t.header('x-title'), taskId: t.header('x-task-id') },
   };
 }

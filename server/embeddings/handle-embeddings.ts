@@ -38,12 +38,13 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
   let served: ServedRoute | undefined;
   let settled = false;
   try {
+    if (a.refused) throw a.refused;
     served = await sendAlongRoute(rt, a.route, t.signal, (candidate, key) => prepareEmbeddingsAttempt(candidate, key, a.req));
     const result = await readResult(served, inputCount(a.req));
     const { model, endpoint } = served.candidate;
     const promptTokens = result.promptTokens ?? likelyEmbeddingTokens(a.req);
     const usage = { ...EMPTY_USAGE, promptTokens };
-    const charge = chargeFor(endpoint, { usage, produced: true }, a.reservedMicros);
+    const charge = chargeFor(endpoint, { usage, produced: true, served }, a.reservedMicros);
     journalAndSettle(rt, settlementFor(a, served, requestId, started, { promptTokens, ...charge, status: 'SUCCESS', attempts: served.attempts.length }));
     settled = true;
     t.sendJson(
@@ -128,6 +129,7 @@ function settlementFor(a: EmbeddingsAdmission, served: ServedRoute | undefined, 
       reasoningTokens: 0,
       cacheSavingsMicros: 0n,
       unbilledMicros: o.unbilledMicros,
+      byok: !!served?.key?.byok,
       latencyMs: Math.round(performance.now() - started),
       ttftMs: null,
       finishReason: o.status === 'SUCCESS' ? 'stop' : null,

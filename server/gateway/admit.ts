@@ -7,13 +7,13 @@ import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/a
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
 import { newGenerationId } from '@/server/http/request-id';
-import { reserveCredits } from '@/server/ledger/reserve';
+import { reserveCredits, type AccountPolicy, type ReservationCandidate } from '@/server/ledger/reserve';
 import type { ChatRequest } from '@/server/providers/types';
 import { planRoute, resolveModelOrThrow, type RouteCandidate } from '@/server/routing/plan-route';
 import type { RoutingKey, RoutingModel } from '@/server/routing/routing-table';
 import type { Runtime } from '@/server/runtime/runtime';
 import { hasFiles, hasImages, MAX_BODY_BYTES } from './chat-request-schema';
-import { reservationMicros } from './cost';
+import { applyAccountPolicy, reservationCandidates } from './account-policy';
 import { dispatchEarly } from './early-dispatch';
 import { keyOrder, openRoute, prepareAttempt, type Route, type ServedRoute } from './open-route';
 import type { ChatTransport } from './transport';
@@ -32,6 +32,13 @@ export interface Admission {
   tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
   /** The route, already opened during admission (early-dispatch.ts); otherwise the runner opens it. */
   upstream?: Promise<ServedRoute>;
+  /**
+   * Refused after the reservation was made (a key's rate limit lowered meanwhile, the account's saved key
+   * unreadable): the use case answers with it and settles the reservation at no charge.
+   */
+  refused?: unknown;
+  /** The rate limiter's subject, when the key has a token limit (its tokens are counted after the answer). */
+  tokenSubject?: string;
 }
 
 /**
@@ -53,16 +60,20 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
   }
 
   const principal = authenticated ?? (await authenticateBearer(authorizationHeader(t)));
-  await rt.rateLimiter.check(rateLimitSubject(token, principal));
+  const subject = rateLimitSubject(token, principal);
+  const known = rt.rateLimiter.limitsOf(subject);
+  const count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
+  if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
   const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model));
   keepAllowedFallbacks(principal, p.route);
 
   const generationId = newGenerationId();
-  const reservedMicros = reserveFor(p);
-  await reserveCredits({
+  const candidates = reservationCandidates(p.req, p.route.candidates, rt.byokFeeBps);
+  const grant = await reserveCredits({
     accountId: principal.accountId,
     generationId,
-    amountMicros: reservedMicros,
+    amountMicros: largest(candidates),
+    candidates,
     apiKey: principal.apiKey ? { id: principal.apiKey.id } : undefined,
     userId: principal.userId,
     authTokenId: principal.authTokenId,
@@ -71,7 +82,36 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
     provider: primaryProvider(p),
     ttlMs: rt.leases.leaseMs, // renewed while it runs (handle-chat.ts)
   });
-  return { principal, ...p, generationId, reservedMicros, tracking: tracking(t) };
+  const a: Admission = { principal, ...p, generationId, reservedMicros: grant.reservedMicros, tracking: tracking(t) };
+  afterReservation(rt, a, grant.policy, subject, count, known);
+  return a;
+}
+
+/**
+ * What the reservation statement told about the account: a key's own rate limits (checked again against the
+ * count taken before they were known), the organization's provider allow-list and the account's own provider
+ * keys (applied to the route). A refusal here is recorded on the admission, as the reservation must be settled.
+ */
+function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subject: string, count: number, known: { rpm: number | null; tpm: number | null } | undefined): void {
+  const limits = { rpm: policy.rateLimitRpm, tpm: policy.rateLimitTpm };
+  if (a.principal.kind === 'api_key' || a.principal.apiKey) rt.rateLimiter.learn(subject, limits);
+  // Tokens are counted for keys with a token limit only, from the request that made it known on.
+  if (limits.tpm) a.tokenSubject = subject;
+  try {
+    if (limits.rpm !== (known?.rpm ?? null)) rt.rateLimiter.checkAgain(count, limits.rpm ?? rt.rateLimiter.defaultRpm);
+    if (!policy.plain && applyAccountPolicy(a.route, policy, rt.byokFeeBps, a.model.id)) preparePrimary(rt, a.route);
+    else if (policy.byokKeys && a.route.first && a.route.first.candidate !== a.route.candidates[0]) preparePrimary(rt, a.route);
+  } catch (err) {
+    a.refused = err;
+  }
+}
+
+/** The route's primary changed (policy): its key order and converted request are made again. */
+function preparePrimary(rt: Runtime, route: Route): void {
+  const primary = route.candidates[0]!;
+  const keys = keyOrder(primary, rt.health, route.affinity);
+  route.first = prepareAttempt(primary, keys[0], route.req);
+  route.firstKeys = keys[0] ? (keys as RoutingKey[]) : undefined;
 }
 
 /**
@@ -81,10 +121,14 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
  */
 async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, token: string): Promise<Admission> {
   const keyHash = hashSecret(token);
+  const subject = apiKeySubject(token);
+  const known = rt.rateLimiter.limitsOf(subject);
   let resolved: RoutingModel | undefined;
   let p: Prepared;
+  let count: number;
   try {
-    await rt.rateLimiter.check(`key:${keyHash}`);
+    count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
+    if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
     p = await prepare(rt, t, format, (model) => void (resolved = model));
   } catch (err) {
     // Refused before the key was checked: answer in admission order all the same — 401 for a bad key
@@ -95,16 +139,35 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   }
 
   const generationId = newGenerationId();
-  const reservedMicros = reserveFor(p);
+  const candidates = reservationCandidates(p.req, p.route.candidates, rt.byokFeeBps);
+  const amountMicros = largest(candidates);
   // Not with fallback models: the key's permissions for them are known only after admission.
   const onlyPrimaryModel = p.route.candidates.every((c) => c.model === p.model);
-  const early = p.route.first?.request && onlyPrimaryModel && rt.warmKeys.claim(keyHash, reservedMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
+  const early = p.route.first?.request && onlyPrimaryModel && rt.warmKeys.claim(keyHash, amountMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
   try {
-    const r = await rt.keyAdmissions.reserve({ keyHash, model: p.model.id, modelAliases: p.model.aliases, provider: primaryProvider(p), generationId, amountMicros: reservedMicros, ttlMs: rt.leases.leaseMs });
-    if (!r.admitted) authorizeModel(r.principal, p.model); // throws: nothing was reserved
-    else rt.warmKeys.remember(keyHash, r.headroomMicros);
+    const r = await rt.keyAdmissions.reserve({
+      keyHash,
+      model: p.model.id,
+      modelAliases: p.model.aliases,
+      provider: primaryProvider(p),
+      generationId,
+      amountMicros,
+      candidates,
+      ttlMs: rt.leases.leaseMs,
+    });
+    if (!r.admitted) {
+      authorizeModel(r.principal, p.model); // throws: nothing was reserved
+      throw new AppError('forbidden', `This API key may not use ${p.model.id}`, { model: p.model.id });
+    }
+    rt.warmKeys.remember(keyHash, r.headroomMicros, r.policy.plain);
     keepAllowedFallbacks(r.principal, p.route);
-    return { principal: r.principal, ...p, generationId, reservedMicros, tracking: tracking(t), upstream: early?.response };
+    const a: Admission = { principal: r.principal, ...p, generationId, reservedMicros: r.reservedMicros, tracking: tracking(t), upstream: early?.response };
+    afterReservation(rt, a, r.policy, subject, count, known);
+    if (a.refused && early) {
+      early.cancel();
+      a.upstream = undefined;
+    }
+    return a;
   } catch (err) {
     rt.warmKeys.forget(keyHash);
     early?.cancel();
@@ -148,13 +211,10 @@ function keepAllowedFallbacks(principal: Principal, route: Route): void {
   route.candidates = route.candidates.filter((c, i) => i === 0 || allowsModel(allowed, c.model));
 }
 
-/** The most any candidate could cost: whichever endpoint serves, the charge fits the reservation. */
-function reserveFor(p: Prepared): bigint {
+/** The most any candidate could cost at list price (the statement reserves the largest allowed one, BYOK-priced). */
+function largest(candidates: readonly ReservationCandidate[]): bigint {
   let max = 0n;
-  for (const c of p.route.candidates) {
-    const r = reservationMicros(p.req, c.endpoint);
-    if (r > max) max = r;
-  }
+  for (const c of candidates) if (c.amountMicros > max) max = c.amountMicros;
   return max;
 }
 

@@ -24,26 +24,31 @@ const MAX_KEYS = 10_000;
 
 /** The keys this process admitted recently, with the credit they had left: one table per process (server/runtime). */
 export class WarmKeys {
-  private readonly warm = new Map<string, { until: number; headroom: bigint }>();
+  private readonly warm = new Map<string, { until: number; headroom: bigint; plain: boolean }>();
 
   /** Whether this request may go to the provider before its admission completes; if so, its reservation is taken from the key's remembered headroom. */
   claim(keyHash: string, reservationMicros: bigint, now = Date.now()): boolean {
     if (!env().EARLY_DISPATCH) return false;
     const w = this.warm.get(keyHash);
-    if (!w || w.until < now) return false;
+    // An account with a model or provider policy or its own provider keys decides the route only with its
+    // admission's answer: never dispatched early (a request must not reach a provider the policy refuses).
+    if (!w || w.until < now || !w.plain) return false;
     if (w.headroom < reservationMicros * HEADROOM_FACTOR) return false;
     w.headroom -= reservationMicros;
     return true;
   }
 
-  /** An admission succeeded: remember the key as warm, with the credit it had left. */
-  remember(keyHash: string, headroomMicros: bigint, now = Date.now()): void {
+  /**
+   * An admission succeeded: remember the key as warm, with the credit it had left, and whether its account
+   * is plain (no organization model/provider policy, no provider keys of its own).
+   */
+  remember(keyHash: string, headroomMicros: bigint, plain = true, now = Date.now()): void {
     const warm = this.warm;
     if (warm.size >= MAX_KEYS && !warm.has(keyHash)) {
       for (const [k, w] of warm) if (w.until < now) warm.delete(k);
       if (warm.size >= MAX_KEYS) warm.clear();
     }
-    warm.set(keyHash, { until: now + WARM_MS, headroom: headroomMicros });
+    warm.set(keyHash, { until: now + WARM_MS, headroom: headroomMicros, plain });
   }
 
   /** The key was refused (or is gone): no early dispatch until it is admitted again. */

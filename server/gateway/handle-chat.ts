@@ -42,6 +42,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
   };
   let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: 0 };
   try {
+    if (a.refused) throw a.refused;
     await format.afterAdmission?.(a.req, a.principal);
     outcome = a.req.stream ? await runStreaming(rt, t, format, a, requestId, started, commit) : await runNonStreaming(rt, t, format, a, requestId, commit);
   } catch (err) {
@@ -73,6 +74,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
 function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
   const input = settlementFor(a, o, requestId, started);
   if (o.served && o.status === 'SUCCESS') recordSpeed(rt, o, input.usage.latencyMs);
+  if (a.tokenSubject) void rt.rateLimiter.addTokens(a.tokenSubject, o.usage.promptTokens + o.usage.completionTokens);
   journalAndSettle(rt, input);
 }
 
@@ -117,6 +119,7 @@ function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, st
       reasoningTokens: o.usage.reasoningTokens,
       cacheSavingsMicros,
       unbilledMicros,
+      byok: !!o.served?.key?.byok,
       latencyMs: Math.round(performance.now() - started),
       ttftMs: o.ttftMs ?? null,
       finishReason: o.finishReason,

@@ -121,7 +121,7 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
   // A key counts one failure per client request: retrying a lone endpoint must not open its circuit by itself.
   let failedKeys: Set<string> | undefined;
   const failed = (key: RoutingKey | undefined, reason: string) => {
-    if (!key) return;
+    if (!key || key.byok) return;
     if (failedKeys?.has(key.ref)) deps.health.released(key.ref);
     else deps.health.failed(key.ref, reason);
     (failedKeys ??= new Set()).add(key.ref);
@@ -143,14 +143,14 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
       for (const key of keys) {
         if (!within()) break candidates;
         if (signal.aborted) throw signal.reason ?? new Error('aborted');
-        if (key && !deps.health.acquire(key.ref)) continue;
+        if (key && !key.byok && !deps.health.acquire(key.ref)) continue;
         const first = route.first;
         let prepared: PreparedAttempt;
         try {
           prepared = first && first.candidate === candidate && first.key === key ? first : prepare(candidate, key);
         } catch (err) {
           // This endpoint's format cannot carry the request (a fallback of another family): try the next one.
-          if (key) deps.health.released(key.ref);
+          if (key && !key.byok) deps.health.released(key.ref);
           if (err instanceof AppError) lastError ??= err;
           else throw err;
           continue candidates;
@@ -163,7 +163,7 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
           res = await deps.upstream.send(request, signal, provider.timeoutMs);
         } catch (err) {
           if (signal.aborted) {
-            if (key) deps.health.released(key.ref);
+            if (key && !key.byok) deps.health.released(key.ref);
             throw err;
           }
           lastError = networkError(err, provider.id);
@@ -173,7 +173,7 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
         }
         record.status = res.statusCode;
         if (res.statusCode >= 200 && res.statusCode < 300) {
-          if (key) deps.health.succeeded(key.ref);
+          if (key && !key.byok) deps.health.succeeded(key.ref);
           return { ...prepared, response: res, attempts };
         }
         const text = await res.body.text().catch(() => '');
@@ -182,9 +182,11 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
         lastError = error;
         switch (failure.kind) {
           case 'rate_limited':
-            if (key) deps.health.rateLimited(key.ref, failure.retryAfter);
+            if (key && !key.byok) deps.health.rateLimited(key.ref, failure.retryAfter);
             continue; // another key of this provider
           case 'auth':
+            // The account's own key (BYOK) refused: say so; never try the operator's key instead.
+            if (key?.byok) throw withAttempts(byokRefused(error, provider.id, res.statusCode), attempts);
             if (key) deps.health.authFailed(key.ref, res.statusCode);
             continue;
           case 'server_error':
@@ -193,11 +195,11 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
             transient = true;
             continue candidates;
           case 'not_found':
-            if (key) deps.health.succeeded(key.ref); // the key works; this endpoint's model name does not
+            if (key && !key.byok) deps.health.succeeded(key.ref); // the key works; this endpoint's model name does not
             continue candidates;
           default:
             // The request itself is at fault: no other endpoint would take it either.
-            if (key) deps.health.succeeded(key.ref);
+            if (key && !key.byok) deps.health.succeeded(key.ref);
             throw withAttempts(error, attempts);
         }
       }
@@ -206,6 +208,15 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
   }
   if (!lastError) throw allCooling(deps, route);
   throw withAttempts(lastError, attempts);
+}
+
+/** A provider refused the account's own key: a 403 the customer can act on, marked `byok`. */
+function byokRefused(error: UpstreamHttpError, provider: string, status: number): AppError {
+  return new AppError(
+    'forbidden',
+    `${provider} refused the key you saved for it (BYOK, HTTP ${status}): ${error.message} Update it with PUT …/provider-keys/${provider} or delete it to use the operator's keys.`,
+    { ...error.metadata, byok: true, provider, upstream_status: status },
+  );
 }
 
 /** How many upstream requests a failed route made (from its error's metadata). */

@@ -1,5 +1,6 @@
 import type { Pricing } from '@/server/routing/routing-table';
 import type { MidStreamError, NormalizedUsage } from '@/server/providers/types';
+import { byokCharge } from './account-policy';
 import { computeCost, type Cost } from './cost';
 import type { ServedRoute } from './open-route';
 
@@ -39,9 +40,15 @@ const NOTHING: Charge = { costMicros: 0n, cacheSavingsMicros: 0n, unbilledMicros
  * called), so a charge cannot take the account below its floor; what the upstream's usage costs beyond
  * that (more prompt tokens than estimated, output past the limit) is recorded as unbilled.
  */
-export function chargeFor(model: Pricing, outcome: Pick<GenerationOutcome, 'usage' | 'upstreamUsage' | 'produced'>, reservedMicros: bigint): Charge {
+export function chargeFor(model: Pricing, outcome: Pick<GenerationOutcome, 'usage' | 'upstreamUsage' | 'produced'> & { served?: Pick<ServedRoute, 'key'> }, reservedMicros: bigint): Charge {
   if (!outcome.produced) return NOTHING;
   const billed = computeCost(outcome.usage, model);
+  const byok = outcome.served?.key?.byok;
+  // With the account's own key the provider bills the account; we charge the fee and lose nothing.
+  if (byok) {
+    const fee = byokCharge(billed.costMicros, byok.feeBps);
+    return { costMicros: fee > reservedMicros ? reservedMicros : fee, cacheSavingsMicros: billed.cacheSavingsMicros, unbilledMicros: 0n };
+  }
   const costMicros = billed.costMicros > reservedMicros ? reservedMicros : billed.costMicros;
   const upstreamMicros = outcome.upstreamUsage ? computeCost(outcome.upstreamUsage, model).costMicros : billed.costMicros;
   return { costMicros, cacheSavingsMicros: billed.cacheSavingsMicros, unbilledMicros: upstreamMicros > costMicros ? upstreamMicros - costMicros : 0n };

@@ -1,5 +1,6 @@
-// Per-credential request rate limit on the chat endpoint: RATE_LIMIT_RPM requests per rolling minute
-// (a sliding window over two fixed one-minute buckets). In memory by default; shared across instances
+// Per-credential rate limits on the chat endpoint: RATE_LIMIT_RPM requests per rolling minute, or the key's
+// own rate_limit_rpm, and the key's rate_limit_tpm tokens per rolling minute (a sliding window over two fixed
+// one-minute buckets). In memory by default; shared across instances
 // through Redis when REDIS_URL is set (one pipelined INCR per request). One limiter per process, owned by
 // the runtime (server/runtime).
 import Redis from 'ioredis';
@@ -8,17 +9,42 @@ import { AppError } from '@/server/errors';
 
 const WINDOW_MS = 60_000;
 
+function rateLimited(limit: number, unit: 'requests' | 'tokens', now: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil((WINDOW_MS - (now % WINDOW_MS)) / 1000));
+  return new AppError(
+    'rate_limited',
+    `Rate limit exceeded: ${limit} ${unit} per minute for this key. Retry after ${retryAfter}s.`,
+    unit === 'requests' ? { limit_per_minute: limit, retry_after_seconds: retryAfter } : { tokens_per_minute: limit, retry_after_seconds: retryAfter },
+    { 'retry-after': String(retryAfter) },
+  );
+}
+
 function estimate(previous: number, current: number, now: number): number {
   const elapsed = (now % WINDOW_MS) / WINDOW_MS;
   return previous * (1 - elapsed) + current;
 }
 
+/** A key's own limits, as its last admission reported them (null: the server's default / none). */
+export interface SubjectLimits {
+  rpm: number | null;
+  tpm: number | null;
+}
+
+interface Counter {
+  bucket: number;
+  current: number;
+  previous: number;
+}
+
 export class RateLimiter {
-  private readonly local = new Map<string, { bucket: number; current: number; previous: number }>();
+  private readonly local = new Map<string, Counter>();
+  private readonly tokens = new Map<string, Counter>();
+  private readonly learned = new Map<string, SubjectLimits>();
   private redis: Redis | null | undefined;
 
   /**
-   * @param limitPerMinute requests per rolling minute per subject (RATE_LIMIT_RPM, fixed when the runtime is created)
+   * @param limitPerMinute requests per rolling minute per subject (RATE_LIMIT_RPM, fixed when the runtime is
+   *   created); a key's own rate_limit_rpm replaces it for that key
    * @param redisUrl shared counters in Redis; undefined: REDIS_URL, read when first needed; null: in memory.
    */
   constructor(
@@ -26,33 +52,76 @@ export class RateLimiter {
     private readonly redisUrl?: string | null,
   ) {}
 
-  /** Counts one request for `subject`; throws a 429 AppError with Retry-After when over the limit. */
-  async check(subject: string, now = Date.now()): Promise<void> {
-    const limit = this.limitPerMinute;
+  /** The server-wide requests-per-minute default. */
+  get defaultRpm(): number {
+    return this.limitPerMinute;
+  }
+
+  /**
+   * A key's limits live in the database and arrive with its admission (the one statement), after the count
+   * had to be taken: they are remembered here and applied from the key's next request on, and admission
+   * re-checks the count it took against the fresh ones (checkAgain), so a lowered limit holds at once.
+   */
+  limitsOf(subject: string): SubjectLimits | undefined {
+    return this.learned.get(subject);
+  }
+
+  learn(subject: string, limits: SubjectLimits): void {
+    if (limits.rpm === null && limits.tpm === null) {
+      this.learned.delete(subject);
+      return;
+    }
+    if (this.learned.size > 100_000) this.learned.clear();
+    this.learned.set(subject, limits);
+  }
+
+  /**
+   * Counts one request for `subject`; throws a 429 AppError with Retry-After when over `limit` (default: the
+   * server's). Returns the rolling count including this request.
+   */
+  async check(subject: string, now = Date.now(), limit = this.limitPerMinute): Promise<number> {
+    const count = await this.count(`sb:rl:${subject}:`, this.local, subject, 1, now);
+    if (count > limit) throw rateLimited(limit, 'requests', now);
+    return count;
+  }
+
+  /** Throws the 429 of `check` if `count` (what check returned) is over `limit`. */
+  checkAgain(count: number, limit: number, now = Date.now()): void {
+    if (count > limit) throw rateLimited(limit, 'requests', now);
+  }
+
+  /** 429 when the tokens counted for `subject` in the rolling minute have reached `limit`. */
+  async checkTokens(subject: string, limit: number, now = Date.now()): Promise<void> {
+    const used = await this.count(`sb:tl:${subject}:`, this.tokens, subject, 0, now);
+    if (used >= limit) throw rateLimited(limit, 'tokens', now);
+  }
+
+  /** Counts a finished request's tokens (prompt + completion) for `subject`; never awaited by a request. */
+  async addTokens(subject: string, n: number, now = Date.now()): Promise<void> {
+    if (n > 0) await this.count(`sb:tl:${subject}:`, this.tokens, subject, Math.round(n), now).catch(() => {});
+  }
+
+  /** Adds `n` to the subject's current one-minute bucket and returns the sliding-window estimate. */
+  private async count(prefix: string, local: Map<string, Counter>, subject: string, n: number, now: number): Promise<number> {
     const bucket = Math.floor(now / WINDOW_MS);
     let previous: number;
     let current: number;
     const r = this.redisClient();
     if (r && r.status === 'ready') {
-      const k = `sb:rl:${subject}:`;
-      const res = await r.multi().incr(k + bucket).pexpire(k + bucket, WINDOW_MS * 2).get(k + (bucket - 1)).exec();
-      current = Number(res?.[0]?.[1] ?? 1);
+      const res = await r.multi().incrby(prefix + bucket, n).pexpire(prefix + bucket, WINDOW_MS * 2).get(prefix + (bucket - 1)).exec();
+      current = Number(res?.[0]?.[1] ?? n);
       previous = Number(res?.[2]?.[1] ?? 0);
     } else {
-      const local = this.local;
       let s = local.get(subject);
       if (!s || s.bucket < bucket - 1) s = { bucket, current: 0, previous: 0 };
       else if (s.bucket === bucket - 1) s = { bucket, current: 0, previous: s.current };
-      s.current++;
+      s.current += n;
       local.set(subject, s);
       current = s.current;
       previous = s.previous;
       if (local.size > 100_000) local.clear(); // bound memory; at worst a burst is allowed once
     }
-    if (estimate(previous, current, now) > limit) {
-      const retryAfter = Math.max(1, Math.ceil((WINDOW_MS - (now % WINDOW_MS)) / 1000));
-      throw new AppError('rate_limited', `Rate limit exceeded: ${limit} requests per minute for this key. Retry after ${retryAfter}s.`, { limit_per_minute: limit, retry_after_seconds: retryAfter }, { 'retry-after': String(retryAfter) });
-    }
+    return estimate(previous, current, now);
   }
 
   /** Closes the Redis connection (shutdown); a later check reconnects. */

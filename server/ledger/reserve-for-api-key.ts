@@ -7,10 +7,10 @@
 import { AppError } from '@/server/errors';
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { secretsEqual } from '@/server/auth/secret-token';
-import { refuseReservation, reserveInOneStatement, type ReservationRequest, type ReservationRow } from './reserve';
+import { policyOf, refuseByPolicy, refuseDisabledKey, refuseReservation, reserveInOneStatement, type AccountPolicy, type ReservationRequest, type ReservationRow } from './reserve';
 
 /** A reservation request for a key given by hash (the statement authenticates it). */
-export type KeyAdmissionInput = Pick<ReservationRequest, 'model' | 'modelAliases' | 'provider' | 'generationId' | 'amountMicros' | 'ttlMs'> & {
+export type KeyAdmissionInput = Pick<ReservationRequest, 'model' | 'modelAliases' | 'provider' | 'generationId' | 'amountMicros' | 'candidates' | 'ttlMs'> & {
   /** SHA-256 hash of a well-formed API key (hashSecret). */
   keyHash: string;
   now?: Date;
@@ -21,16 +21,19 @@ export type KeyAdmission =
       admitted: true;
       principal: Principal;
       reservationId: string;
-      /** Credit left after this reservation: the lesser of the account's and, with a limit, the key window's. */
+      /** The amount held (the largest allowed candidate's, BYOK-priced). */
+      reservedMicros: bigint;
+      /** Credit left after this reservation: the least of the account's and, with limits, the key's and member's windows'. */
       headroomMicros: bigint;
+      policy: AccountPolicy;
     }
   /** The key is valid but may not use this model: nothing was reserved. */
   | { admitted: false; principal: Principal };
 
 /**
  * One admission in one statement, unbatched (KeyAdmissionBatcher groups the chat path's). Throws the 401 of
- * authenticateBearer for a missing, deleted or expired key and the 402 of reserveCredits when the account or
- * the key's window cannot cover the amount.
+ * authenticateBearer for a missing, deleted or expired key, 403 for a disabled key or the organization's policy, and
+ * the 402 of reserveCredits when the account, the key's or the member's window cannot cover the amount.
  */
 export async function reserveForApiKey(input: KeyAdmissionInput, now = input.now ?? new Date()): Promise<KeyAdmission> {
   const [row] = await reserveInOneStatement([input], now);
@@ -46,7 +49,16 @@ export function interpretKeyAdmission(row: ReservationRow | undefined, input: Ke
     accountId: row.accountId,
     apiKey: { id: row.id, limitReset: row.limitReset, allowedModels: row.allowedModels ?? [], hasCreditLimit: row.hasCreditLimit },
   };
+  refuseDisabledKey(row);
   if (!row.modelAllowed) return { admitted: false, principal };
-  if (!row.reservationId) return refuseReservation({ accountId: row.accountId, apiKeyId: row.id, amountMicros: input.amountMicros }, row.accountOk);
-  return { admitted: true, principal, reservationId: row.reservationId, headroomMicros: BigInt(row.headroomMicros ?? '0') };
+  refuseByPolicy(row, input.model);
+  if (!row.reservationId) return refuseReservation({ accountId: row.accountId, apiKeyId: row.id, membershipId: row.membershipId, amountMicros: BigInt(row.reservedMicros ?? input.amountMicros) }, row);
+  return {
+    admitted: true,
+    principal,
+    reservationId: row.reservationId,
+    reservedMicros: BigInt(row.reservedMicros ?? input.amountMicros),
+    headroomMicros: BigInt(row.headroomMicros ?? '0'),
+    policy: policyOf(row),
+  };
 }

@@ -49,61 +49,103 @@ const DEFAULT_TTL_MS = 15 * 60_000;
 
 // The rules, once:
 //   - An API key is found by its hash (authenticating it) or by its id (the key of a principal authenticated
-//     before); either way it must exist, not be deleted or expired, and allow the model. No key: the
-//     account alone.
+//     before); either way it must exist, not be deleted, expired or disabled, and allow the model. No key:
+//     the account alone.
+//   - Organization policy (Organization.settings), for every key and token acting for the organization:
+//     `allowed_models` (non-empty: the model or one of its aliases must be listed) and `allowed_providers`
+//     (non-empty: only the candidate endpoints of those providers count; none left → refused).
+//   - Bring your own key: a candidate whose provider has one of the account's ProviderKeys costs its BYOK
+//     amount (the fee) instead of the list price. The amount reserved is the largest over the candidates
+//     that remain (`eff`), so whichever serves, the charge fits.
 //   - Account: available − amount ≥ −credit floor (paid + promo − reserved − amount ≥ −creditFloorMicros).
 //   - Key with a credit limit: the spend in its current window + amount ≤ the limit; the window restarts at
 //     the start of the UTC day, ISO week or month per the key's reset (NEVER: the epoch, it never restarts).
+//   - Organization member (the user of the key or token is a member of the paying organization): the same
+//     window rule on the Membership row with its spend limit; its window counts every reservation.
 //   - Several requests are decided per account: all of an account's requests are admitted together when the
-//     account covers their sum and each of its keys' windows covers theirs, or none of them (the batcher
-//     then decides those one at a time, in order; for one request this is the whole decision).
+//     account covers their sum and each of its keys' and members' windows covers theirs, or none of them
+//     (the batcher then decides those one at a time, in order; for one request this is the whole decision).
 //   - Locks: each check locks its rows first (a locking SELECT re-evaluates its condition on the latest row
-//     version, as a conditional UPDATE would), accounts then keys, each in id order, the same order as
-//     settlement (Account, then ApiKey), so concurrent statements cannot deadlock. FOR NO KEY UPDATE is the
-//     lock an UPDATE of non-key columns takes: it does not conflict with the key-share locks that inserts of
-//     child rows (reservations, ledger entries, grants) hold on the account.
-//   - Writes only for requests that passed every check: the account's hold, the key's window, and a
-//     Reservation row naming who and what (the sweeper needs it to record an interrupted generation).
+//     version, as a conditional UPDATE would), accounts, then keys, then memberships, each in id order, the
+//     same order as settlement (Account, ApiKey, Membership), so concurrent statements cannot deadlock. FOR
+//     NO KEY UPDATE is the lock an UPDATE of non-key columns takes: it does not conflict with the key-share
+//     locks that inserts of child rows (reservations, ledger entries, grants) hold on the account.
+//   - Writes only for requests that passed every check: the account's hold, the key's and the member's
+//     windows, and a Reservation row naming who and what (the sweeper needs it to record an interrupted
+//     generation, settlement to give the member's window back).
 // Requests arrive as one JSON array (the embedded database's client passes no array parameters).
+const windowStart = (reset: string) => `CASE ${reset} WHEN 'DAILY' THEN $3::timestamp(3) WHEN 'WEEKLY' THEN $4::timestamp(3)
+                                     WHEN 'MONTHLY' THEN $5::timestamp(3) ELSE '1970-01-01'::timestamp(3) END`;
+const settingArray = (name: string) =>
+  `NULLIF(ARRAY(SELECT jsonb_array_elements_text(CASE WHEN jsonb_typeof(o.settings->'${name}') = 'array' THEN o.settings->'${name}' ELSE '[]'::jsonb END)), '{}'::text[])`;
 const RESERVE_SQL = `
   WITH input AS MATERIALIZED (
     SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS x(ord int, h text, kid text, acct text, uid text, tok text, model text, al text[], provider text, g text, amount bigint, rid text, exp timestamp(3))
-  ), req AS MATERIALIZED (
+      AS x(ord int, h text, kid text, acct text, uid text, tok text, model text, al text[], provider text, g text, amount bigint, cands jsonb, rid text, exp timestamp(3))
+  ), req0 AS MATERIALIZED (
     SELECT i.*, k.id, k."keyHash", COALESCE(i.uid, k."userId") AS "userId", COALESCE(i.acct, k."accountId") AS "accountId",
            k."deletedAt" IS NOT NULL AS deleted, (k."expiresAt" IS NOT NULL AND k."expiresAt" <= $2::timestamp(3)) AS expired,
+           k."disabledAt" IS NOT NULL AS disabled, k."rateLimitRpm", k."rateLimitTpm",
            k."limitReset"::text AS "limitReset", k."allowedModels", k."creditLimitMicros" IS NOT NULL AS "hasCreditLimit",
            (k.id IS NULL OR cardinality(k."allowedModels") = 0 OR i.model = ANY (k."allowedModels") OR i.al && k."allowedModels") AS "modelAllowed",
-           CASE k."limitReset"::text WHEN 'DAILY' THEN $3::timestamp(3) WHEN 'WEEKLY' THEN $4::timestamp(3)
-                                     WHEN 'MONTHLY' THEN $5::timestamp(3) ELSE '1970-01-01'::timestamp(3) END AS "windowStart"
+           ${windowStart('k."limitReset"::text')} AS "windowStart"
     FROM input i LEFT JOIN LATERAL (
       SELECT * FROM "ApiKey" WHERE "keyHash" = i.h UNION ALL SELECT * FROM "ApiKey" WHERE id = i.kid
     ) k ON true
+  ), req AS MATERIALIZED (
+    SELECT r.*, m.id AS "membershipId", ${windowStart('m."limitReset"::text')} AS "memberWindowStart",
+           pol."allowedModels" AS "orgAllowedModels", pol."allowedProviders",
+           (pol."allowedModels" IS NULL OR r.model = ANY (pol."allowedModels") OR r.al && pol."allowedModels") AS "orgModelAllowed",
+           pk.keys AS "byokKeys", (pol."allowedModels" IS NULL AND pol."allowedProviders" IS NULL AND NOT pk.any) AS plain,
+           e.amount AS eff
+    FROM req0 r
+    LEFT JOIN "Organization" o ON o.id = r."accountId"
+    LEFT JOIN "Membership" m ON m."organizationId" = r."accountId" AND m."userId" = r."userId"
+    LEFT JOIN LATERAL (SELECT ${settingArray('allowed_models')} AS "allowedModels", ${settingArray('allowed_providers')} AS "allowedProviders") pol ON true
+    LEFT JOIN LATERAL (
+      SELECT jsonb_object_agg(p.provider, p."encryptedKey") FILTER (WHERE p.provider IN (SELECT c->>'p' FROM jsonb_array_elements(r.cands) c)) AS keys,
+             count(*) > 0 AS any
+      FROM "ProviderKey" p WHERE p."accountId" = r."accountId"
+    ) pk ON true
+    LEFT JOIN LATERAL (
+      SELECT max(CASE WHEN pk.keys ? c.p THEN c.b ELSE c.a END) AS amount
+      FROM jsonb_to_recordset(COALESCE(r.cands, jsonb_build_array(jsonb_build_object('p', r.provider, 'a', r.amount, 'b', r.amount)))) AS c(p text, a bigint, b bigint)
+      WHERE pol."allowedProviders" IS NULL OR c.p = ANY (pol."allowedProviders")
+    ) e ON true
   ), usable AS MATERIALIZED (
     SELECT * FROM req
-    WHERE "accountId" IS NOT NULL
-      AND ((h IS NULL AND kid IS NULL) OR (id IS NOT NULL AND NOT deleted AND NOT expired AND "modelAllowed"))
+    WHERE "accountId" IS NOT NULL AND "orgModelAllowed" AND eff IS NOT NULL
+      AND ((h IS NULL AND kid IS NULL) OR (id IS NOT NULL AND NOT deleted AND NOT expired AND NOT disabled AND "modelAllowed"))
   ), acct AS MATERIALIZED (
     SELECT a.id FROM "Account" a
-    JOIN (SELECT "accountId", sum(amount) AS total FROM usable GROUP BY "accountId") s ON s."accountId" = a.id
+    JOIN (SELECT "accountId", sum(eff) AS total FROM usable GROUP BY "accountId") s ON s."accountId" = a.id
     WHERE a."paidMicros" + a."promoMicros" - a."reservedMicros" - s.total >= -a."creditFloorMicros"
     ORDER BY a.id
     FOR NO KEY UPDATE OF a
   ), k AS MATERIALIZED (
     SELECT k.id FROM "ApiKey" k
-    JOIN (SELECT id, sum(amount) AS total, max("windowStart") AS ws FROM usable
+    JOIN (SELECT id, sum(eff) AS total, max("windowStart") AS ws FROM usable
           WHERE id IS NOT NULL AND "accountId" IN (SELECT id FROM acct) GROUP BY id) s ON s.id = k.id
     WHERE k."creditLimitMicros" IS NULL
        OR (CASE WHEN k."windowStartedAt" < s.ws THEN 0 ELSE k."windowSpentMicros" END) + s.total <= k."creditLimitMicros"
     ORDER BY k.id
     FOR NO KEY UPDATE OF k
+  ), mem AS MATERIALIZED (
+    SELECT m.id FROM "Membership" m
+    JOIN (SELECT "membershipId" AS mid, sum(eff) AS total, max("memberWindowStart") AS ws FROM usable
+          WHERE "membershipId" IS NOT NULL AND "accountId" IN (SELECT id FROM acct) GROUP BY "membershipId") s ON s.mid = m.id
+    WHERE m."spendLimitMicros" IS NULL
+       OR (CASE WHEN m."windowStartedAt" < s.ws THEN 0 ELSE m."windowSpentMicros" END) + s.total <= m."spendLimitMicros"
+    ORDER BY m.id
+    FOR NO KEY UPDATE OF m
   ), ok AS MATERIALIZED (
     SELECT u.* FROM usable u
     WHERE u."accountId" IN (SELECT id FROM acct)
       AND NOT EXISTS (SELECT 1 FROM usable v WHERE v."accountId" = u."accountId" AND v.id IS NOT NULL AND v.id NOT IN (SELECT id FROM k))
+      AND NOT EXISTS (SELECT 1 FROM usable v WHERE v."accountId" = u."accountId" AND v."membershipId" IS NOT NULL AND v."membershipId" NOT IN (SELECT id FROM mem))
   ), a AS (
     UPDATE "Account" SET "reservedMicros" = "reservedMicros" + s.total
-    FROM (SELECT "accountId", sum(amount) AS total FROM ok GROUP BY "accountId") s
+    FROM (SELECT "accountId", sum(eff) AS total FROM ok GROUP BY "accountId") s
     WHERE "Account".id = s."accountId"
     RETURNING "Account".id, "paidMicros" + "promoMicros" - "reservedMicros" + "creditFloorMicros" AS headroom
   ), ku AS (
@@ -111,20 +153,31 @@ const RESERVE_SQL = `
       "windowSpentMicros" = CASE WHEN "windowStartedAt" < s.ws THEN s.total ELSE "windowSpentMicros" + s.total END,
       "windowStartedAt" = CASE WHEN "windowStartedAt" < s.ws THEN s.ws ELSE "windowStartedAt" END,
       "lastUsedAt" = $2::timestamp(3)
-    FROM (SELECT id, sum(amount) AS total, max("windowStart") AS ws FROM ok WHERE id IS NOT NULL GROUP BY id) s
+    FROM (SELECT id, sum(eff) AS total, max("windowStart") AS ws FROM ok WHERE id IS NOT NULL GROUP BY id) s
     WHERE "ApiKey".id = s.id
     RETURNING "ApiKey".id, "ApiKey"."creditLimitMicros" - "ApiKey"."windowSpentMicros" AS headroom
+  ), mu AS (
+    UPDATE "Membership" SET
+      "windowSpentMicros" = CASE WHEN "windowStartedAt" < s.ws THEN s.total ELSE "windowSpentMicros" + s.total END,
+      "windowStartedAt" = CASE WHEN "windowStartedAt" < s.ws THEN s.ws ELSE "windowStartedAt" END
+    FROM (SELECT "membershipId" AS mid, sum(eff) AS total, max("memberWindowStart") AS ws FROM ok WHERE "membershipId" IS NOT NULL GROUP BY "membershipId") s
+    WHERE "Membership".id = s.mid
+    RETURNING "Membership".id, "Membership"."spendLimitMicros" - "Membership"."windowSpentMicros" AS headroom
   ), r AS (
-    INSERT INTO "Reservation" (id, "accountId", "apiKeyId", "userId", "authTokenId", model, provider, "generationId", "amountMicros", "expiresAt")
-    SELECT rid, "accountId", id, "userId", tok, model, provider, g, amount, exp FROM ok
+    INSERT INTO "Reservation" (id, "accountId", "apiKeyId", "userId", "authTokenId", "membershipId", model, provider, "generationId", "amountMicros", "expiresAt")
+    SELECT rid, "accountId", id, "userId", tok, "membershipId", model, provider, g, eff, exp FROM ok
     RETURNING id, "generationId"
   )
-  SELECT req.ord, req.id, req."keyHash", req."userId", req."accountId", req.deleted, req.expired, req."limitReset",
-         req."allowedModels", req."hasCreditLimit", req."modelAllowed",
-         COALESCE(req."accountId" IN (SELECT id FROM acct), false) AS "accountOk", r.id AS "reservationId",
-         CASE WHEN r.id IS NOT NULL THEN LEAST(acc.headroom, kh.headroom)::text END AS "headroomMicros"
+  SELECT req.ord, req.id, req."keyHash", req."userId", req."accountId", req.deleted, req.expired, req.disabled, req."limitReset",
+         req."allowedModels", req."hasCreditLimit", req."modelAllowed", req."rateLimitRpm", req."rateLimitTpm",
+         req."orgModelAllowed", req."orgAllowedModels", req."allowedProviders", req.eff IS NOT NULL AS "providerAllowed",
+         req."byokKeys", req.plain, req."membershipId", req.eff::text AS "reservedMicros",
+         COALESCE(req."accountId" IN (SELECT id FROM acct), false) AS "accountOk",
+         (req.id IS NULL OR req.id IN (SELECT id FROM k)) AS "keyOk",
+         r.id AS "reservationId",
+         CASE WHEN r.id IS NOT NULL THEN LEAST(acc.headroom, kh.headroom, mh.headroom)::text END AS "headroomMicros"
   FROM req LEFT JOIN r ON r."generationId" = req.g
-  LEFT JOIN a AS acc ON acc.id = req."accountId" LEFT JOIN ku AS kh ON kh.id = req.id`;
+  LEFT JOIN a AS acc ON acc.id = req."accountId" LEFT JOIN ku AS kh ON kh.id = req.id LEFT JOIN mu AS mh ON mh.id = req."membershipId"`;
 
 /** One request for credit. Give `keyHash` (an API key to authenticate), or `accountId` with an optional `keyId`. */
 export interface ReservationRequest {
@@ -143,9 +196,22 @@ export interface ReservationRequest {
   modelAliases?: readonly string[];
   provider: string;
   generationId: string;
+  /** The worst case at list price (the largest of the candidates' amounts when `candidates` are given). */
   amountMicros: bigint;
+  /**
+   * The endpoints that may serve, with what each may cost at list price and with the account's own key
+   * (BYOK fee): the statement reserves the largest over those the organization's policy allows, at the BYOK
+   * amount where the account has a key for the provider. Absent: `provider` alone, at `amountMicros`.
+   */
+  candidates?: readonly ReservationCandidate[];
   /** How long before the sweeper may settle it if this process dies (default 15 min). */
   ttlMs?: number;
+}
+
+export interface ReservationCandidate {
+  provider: string;
+  amountMicros: bigint;
+  byokAmountMicros: bigint;
 }
 
 /** What the statement decided for one request. */
@@ -157,12 +223,33 @@ export interface ReservationRow {
   accountId: string;
   deleted: boolean;
   expired: boolean;
+  disabled: boolean;
   limitReset: LimitReset;
   allowedModels: string[] | null;
   hasCreditLimit: boolean;
   modelAllowed: boolean;
-  /** The account could cover what was asked of it (false: the 402 is the account's, else the key's). */
+  /** The key's own rate limits (null: the server's default / none). */
+  rateLimitRpm: number | null;
+  rateLimitTpm: number | null;
+  /** The paying organization allows the model (true for personal accounts and organizations without a list). */
+  orgModelAllowed: boolean;
+  orgAllowedModels: string[] | null;
+  /** The organization's provider allow-list (null: every provider). */
+  allowedProviders: string[] | null;
+  /** At least one candidate's provider is allowed. */
+  providerAllowed: boolean;
+  /** The account's own keys (encrypted) for the candidates' providers, by provider id; null: none. */
+  byokKeys: Record<string, string> | null;
+  /** The account has no model or provider policy and no provider keys at all (early dispatch may skip them). */
+  plain: boolean;
+  /** The membership whose spend window holds the reservation (a member acting for its organization). */
+  membershipId: string | null;
+  /** The amount reserved (or that would have been): the largest allowed candidate's, BYOK-priced. */
+  reservedMicros: string | null;
+  /** The account could cover what was asked of it (false: the 402 is the account's). */
   accountOk: boolean;
+  /** The key's window could cover it (false: the 402 is the key's; both true: the member's). */
+  keyOk: boolean;
   reservationId: string | null;
   /** What the account (and the key's spend window, when it has a limit) can still cover after this reservation. */
   headroomMicros: string | null;
@@ -197,6 +284,7 @@ export async function reserveInOneStatement(requests: readonly ReservationReques
     provider: r.provider,
     g: r.generationId,
     amount: r.amountMicros.toString(),
+    cands: r.candidates?.map((c) => ({ p: c.provider, a: c.amountMicros.toString(), b: c.byokAmountMicros.toString() })) ?? null,
     rid: newRowId(),
     exp: ts(new Date(now.getTime() + (r.ttlMs ?? DEFAULT_TTL_MS))),
   }));
@@ -211,6 +299,7 @@ export interface ReserveInput {
   accountId: string;
   generationId: string;
   amountMicros: bigint;
+  candidates?: readonly ReservationCandidate[];
   /** The principal's API key: its checks and spend window apply as well. */
   apiKey?: { id: string };
   userId?: string;
@@ -223,11 +312,39 @@ export interface ReserveInput {
   now?: Date;
 }
 
+/** What an admitted reservation tells the gateway about the account's policy and keys. */
+export interface ReservationGrant {
+  reservationId: string;
+  /** The amount actually held (the largest allowed candidate's, BYOK-priced). */
+  reservedMicros: bigint;
+  policy: AccountPolicy;
+}
+
+export interface AccountPolicy {
+  /** The organization's provider allow-list (null: every provider). */
+  allowedProviders: string[] | null;
+  /** The account's own provider keys (encrypted), by provider id, for the request's candidates. */
+  byokKeys: Record<string, string> | null;
+  /** No model or provider policy and no provider keys: a request may be dispatched before admission. */
+  plain: boolean;
+  rateLimitRpm: number | null;
+  rateLimitTpm: number | null;
+}
+
+export const policyOf = (row: ReservationRow): AccountPolicy => ({
+  allowedProviders: row.allowedProviders,
+  byokKeys: row.byokKeys,
+  plain: row.plain,
+  rateLimitRpm: row.rateLimitRpm,
+  rateLimitTpm: row.rateLimitTpm,
+});
+
 /**
- * Holds the worst case for an authenticated principal. Throws 402 when the account or the key's window cannot
- * cover it (and 401/403 when the key was deleted or expired meanwhile, or may not use the model).
+ * Holds the worst case for an authenticated principal. Throws 402 when the account, the key's or the member's
+ * window cannot cover it, 403 when the organization's policy or the key refuses the model, and 401 when the
+ * key was deleted or expired meanwhile.
  */
-export async function reserveCredits(input: ReserveInput): Promise<{ reservationId: string }> {
+export async function reserveCredits(input: ReserveInput): Promise<ReservationGrant> {
   const [row] = await reserveInOneStatement(
     [{
       accountId: input.accountId,
@@ -239,24 +356,58 @@ export async function reserveCredits(input: ReserveInput): Promise<{ reservation
       provider: input.provider ?? '',
       generationId: input.generationId,
       amountMicros: input.amountMicros,
+      candidates: input.candidates,
       ttlMs: input.ttlMs,
     }],
     input.now ?? new Date(),
   );
-  if (row?.reservationId) return { reservationId: row.reservationId };
+  if (row?.reservationId) return { reservationId: row.reservationId, reservedMicros: BigInt(row.reservedMicros ?? input.amountMicros), policy: policyOf(row) };
   if (input.apiKey) {
     if (!row?.id || row.deleted) throw new AppError('unauthorized', 'Invalid API key');
     if (row.expired) throw new AppError('unauthorized', 'This API key has expired');
+    refuseDisabledKey(row);
     if (!row.modelAllowed) throw new AppError('forbidden', `This API key may not use ${input.model}`, { model: input.model });
   }
-  return refuseReservation({ accountId: input.accountId, apiKeyId: input.apiKey?.id, amountMicros: input.amountMicros }, !!row?.accountOk);
+  if (!row) throw new AppError('not_found', 'Account not found');
+  refuseByPolicy(row, input.model ?? '');
+  return refuseReservation({ accountId: input.accountId, apiKeyId: input.apiKey?.id, membershipId: row.membershipId, amountMicros: BigInt(row.reservedMicros ?? input.amountMicros) }, row);
 }
 
+export function refuseDisabledKey(row: Pick<ReservationRow, 'disabled' | 'id'>): void {
+  if (row.disabled) {
+    throw new AppError('forbidden', 'This API key is disabled. Enable it again (PATCH /api/v1/api-keys/{key_id} with {"disabled": false}) or use another key.', { reason: 'key_disabled', key_id: row.id });
+  }
+}
+
+/** 403 when the paying organization's policy refuses the model, or every provider that could serve it. */
+export function refuseByPolicy(row: ReservationRow, model: string): void {
+  if (!row.orgModelAllowed) {
+    throw new AppError('forbidden', `Your organization does not allow ${model}. Allowed models: ${(row.orgAllowedModels ?? []).join(', ')}. Ask an owner or admin to change settings.allowed_models.`, {
+      model,
+      reason: 'organization_policy',
+      allowed_models: row.orgAllowedModels ?? [],
+    });
+  }
+  if (!row.providerAllowed) {
+    throw new AppError('forbidden', `No provider your organization allows serves ${model}. Allowed providers: ${(row.allowedProviders ?? []).join(', ')}. Ask an owner or admin to change settings.allowed_providers, or pick another model.`, {
+      model,
+      reason: 'organization_policy',
+      allowed_providers: row.allowedProviders ?? [],
+    });
+  }
+}
+
+const PER_WINDOW: Record<LimitReset, string> = { NEVER: '', DAILY: ' per day', WEEKLY: ' per week', MONTHLY: ' per month' };
+
 /** The 402 for a refused reservation (rare): reads what the message needs, outside the hot path. */
-export async function refuseReservation(r: { accountId: string; apiKeyId?: string; amountMicros: bigint }, accountOk: boolean): Promise<never> {
+export async function refuseReservation(
+  r: { accountId: string; apiKeyId?: string | null; membershipId?: string | null; amountMicros: bigint },
+  verdict: Pick<ReservationRow, 'accountOk' | 'keyOk'> | boolean,
+): Promise<never> {
+  const { accountOk, keyOk } = typeof verdict === 'boolean' ? { accountOk: verdict, keyOk: false } : verdict;
   const amount = r.amountMicros;
   const prisma = await db();
-  if (!accountOk || !r.apiKeyId) {
+  if (!accountOk || (!r.apiKeyId && !r.membershipId)) {
     const a = await prisma.account.findUnique({ where: { id: r.accountId }, select: { paidMicros: true, promoMicros: true, reservedMicros: true } });
     if (!a) throw new AppError('not_found', 'Account not found');
     const available = a.paidMicros + a.promoMicros - a.reservedMicros;
@@ -266,10 +417,24 @@ export async function refuseReservation(r: { accountId: string; apiKeyId?: strin
       { balance: microsToUsd(a.paidMicros + a.promoMicros), available: microsToUsd(available), required: microsToUsd(amount), add_credits_url: '/billing' },
     );
   }
-  const k = await prisma.apiKey.findUnique({ where: { id: r.apiKeyId }, select: { creditLimitMicros: true, limitReset: true } });
+  if (r.apiKeyId && !keyOk) {
+    const k = await prisma.apiKey.findUnique({ where: { id: r.apiKeyId }, select: { creditLimitMicros: true, limitReset: true } });
+    throw new AppError(
+      'payment_required',
+      `This API key's credit limit (${formatUsd(k?.creditLimitMicros ?? 0n)}${PER_WINDOW[k?.limitReset ?? 'NEVER']}) would be exceeded by this request. Raise the key's limit or use another key.`,
+      { reason: 'key_limit', key_limit: microsToUsd(k?.creditLimitMicros ?? 0n), required: microsToUsd(amount) },
+    );
+  }
+  const m = r.membershipId ? await prisma.membership.findUnique({ where: { id: r.membershipId }, select: { spendLimitMicros: true, limitReset: true, windowSpentMicros: true } }) : null;
   throw new AppError(
     'payment_required',
-    `This API key's credit limit (${formatUsd(k?.creditLimitMicros ?? 0n)}${k && k.limitReset !== 'NEVER' ? ` per ${k.limitReset.toLowerCase().replace('ly', '').replace('dai', 'day')}` : ''}) would be exceeded by this request. Raise the key's limit or use another key.`,
-    { reason: 'key_limit', key_limit: microsToUsd(k?.creditLimitMicros ?? 0n), required: microsToUsd(amount) },
+    `Your spend limit in this organization (${formatUsd(m?.spendLimitMicros ?? 0n)}${PER_WINDOW[m?.limitReset ?? 'NEVER']}) would be exceeded by this request. Ask an owner or admin to raise it.`,
+    {
+      reason: 'member_limit',
+      member_limit: microsToUsd(m?.spendLimitMicros ?? 0n),
+      limit_reset: m && m.limitReset !== 'NEVER' ? m.limitReset.toLowerCase() : null,
+      used: microsToUsd(m?.windowSpentMicros ?? 0n),
+      required: microsToUsd(amount),
+    },
   );
 }

@@ -15,10 +15,10 @@
 // Equivalence with settleInTx, per account (items applied in batch order):
 //   Reservation → SETTLED with settledMicros = the cost; Account.reservedMicros −= Σ holds,
 //   paidMicros −= Σ costs (no promotional credit), one USAGE ledger entry per charged item with the balance
-//   right after it; ApiKey.windowSpentMicros = max(0, window − Σ holds + Σ costs) (settleInTx clamps after
+//   right after it; ApiKey.windowSpentMicros (and Membership's) = max(0, window − Σ holds + Σ costs) (settleInTx clamps after
 //   each item; the two differ only if the window was reset while generations of the old window were in
 //   flight, where both are approximations), totalSpentMicros += Σ costs; one usage record per item.
-// Locks are taken in settleInTx's order: Reservation, then Account, then ApiKey.
+// Locks are taken in settleInTx's order: Reservation, then Account, then ApiKey, then Membership.
 import { database } from '@/server/db';
 import { newRowId } from './reserve';
 import { usageRecordFields, type SettleInput } from './settle-generation';
@@ -29,10 +29,10 @@ const SETTLE_BATCH_SQL = `
       ord int, g text, a text, cost bigint, "settledMicros" bigint, lid text,
       "userId" text, "apiKeyId" text, "authTokenId" text, model text, provider text, "upstreamModel" text, "upstreamId" text,
       "providerKey" text, attempts int, "promptTokens" int, "completionTokens" int, "cachedTokens" int, "cacheWriteTokens" int, "reasoningTokens" int,
-      "cacheSavingsMicros" bigint, "unbilledMicros" bigint, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean,
+      "cacheSavingsMicros" bigint, "unbilledMicros" bigint, byok boolean, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean,
       "errorCode" text, "errorMessage" text, "httpReferer" text, "xTitle" text, "taskId" text, "requestId" text)
   ), res AS MATERIALIZED (
-    SELECT r."generationId", r."accountId", r."apiKeyId", r."amountMicros", i.cost, i.ord
+    SELECT r."generationId", r."accountId", r."apiKeyId", r."membershipId", r."amountMicros", i.cost, i.ord
     FROM "Reservation" r JOIN input i ON r."generationId" = i.g AND r."accountId" = i.a
     -- By generation id through its unique index; status as a plain filter (::text), as the status index
     -- would make the planner scan every ACTIVE reservation when it believes there are few.
@@ -60,6 +60,11 @@ const SETTLE_BATCH_SQL = `
     FROM (SELECT "apiKeyId", sum("amountMicros") AS reserved, sum(cost) AS cost FROM done WHERE "apiKeyId" IS NOT NULL GROUP BY "apiKeyId") s
     WHERE k.id = s."apiKeyId"
     RETURNING k.id
+  ), members AS (
+    UPDATE "Membership" m SET "windowSpentMicros" = GREATEST(0, m."windowSpentMicros" - s.reserved + s.cost)
+    FROM (SELECT "membershipId", sum("amountMicros") AS reserved, sum(cost) AS cost FROM done WHERE "membershipId" IS NOT NULL GROUP BY "membershipId") s
+    WHERE m.id = s."membershipId"
+    RETURNING m.id
   ), ledger AS (
     INSERT INTO "LedgerEntry" (id, "accountId", kind, "amountMicros", "paidMicros", "promoMicros", "balanceAfterMicros", "idempotencyKey", "generationId")
     SELECT i.lid, d."accountId", 'USAGE'::"LedgerKind", -d.cost, -d.cost, 0,
@@ -70,10 +75,10 @@ const SETTLE_BATCH_SQL = `
     RETURNING id
   ), usage AS (
     INSERT INTO "UsageRecord" (id, "accountId", "userId", "apiKeyId", "authTokenId", model, provider, "upstreamModel", "upstreamId", "providerKey", attempts,
-      "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros",
+      "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros", byok,
       "latencyMs", "ttftMs", "finishReason", status, streamed, "errorCode", "errorMessage", "httpReferer", "xTitle", "taskId", "requestId")
     SELECT i.g, i.a, i."userId", i."apiKeyId", i."authTokenId", i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts,
-      i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros",
+      i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros", COALESCE(i.byok, false),
       i."latencyMs", i."ttftMs", i."finishReason", i.status::"UsageStatus", i.streamed, i."errorCode", i."errorMessage", i."httpReferer", i."xTitle", i."taskId", i."requestId"
     FROM done d JOIN input i ON i.g = d."generationId"
     RETURNING id

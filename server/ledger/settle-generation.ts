@@ -1,5 +1,5 @@
 // Settle a generation: in ONE transaction release its reservation, charge the actual cost (promotional
-// credit first, in order of expiry), update the key's spend and write the usage record. Because the usage
+// credit first, in order of expiry), update the key's and the member's spend and write the usage record. Because the usage
 // record, the ledger entry and the reservation change commit together, a generation is charged and
 // recorded exactly once (a second settle finds the reservation no longer ACTIVE and does nothing). A
 // settlement that arrives after the sweeper gave the generation up (EXPIRED) is still charged, once: see
@@ -27,6 +27,8 @@ export interface UsageFields {
   cacheSavingsMicros?: bigint;
   /** The operator's loss on this generation (see gateway/outcome.ts chargeFor). */
   unbilledMicros?: bigint;
+  /** Served with the account's own provider key (BYOK). */
+  byok?: boolean;
   latencyMs: number;
   ttftMs?: number | null;
   finishReason?: string | null;
@@ -68,12 +70,12 @@ export async function settleGeneration(input: SettleInput): Promise<SettleResult
 }
 
 export async function settleInTx(tx: Tx, input: SettleInput): Promise<SettleResult> {
-  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null }[]>`
+  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null; membershipId: string | null }[]>`
     UPDATE "Reservation" SET status = ${input.closeAs ?? 'SETTLED'}::"ReservationStatus", "settledMicros" = ${input.costMicros}, "settledAt" = now()
     WHERE "generationId" = ${input.generationId} AND status = 'ACTIVE'::"ReservationStatus"
-    RETURNING "amountMicros", "apiKeyId"`;
+    RETURNING "amountMicros", "apiKeyId", "membershipId"`;
   if (closed.length === 0) return input.closeAs === 'EXPIRED' ? { settled: false, costMicros: 0n } : settleLate(tx, input);
-  const { amountMicros: reserved, apiKeyId } = closed[0];
+  const { amountMicros: reserved, apiKeyId, membershipId } = closed[0];
   const cost = input.costMicros < 0n ? 0n : input.costMicros;
 
   await tx.$executeRaw`UPDATE "Account" SET "reservedMicros" = "reservedMicros" - ${reserved} WHERE id = ${input.accountId}`;
@@ -83,6 +85,9 @@ export async function settleInTx(tx: Tx, input: SettleInput): Promise<SettleResu
       UPDATE "ApiKey" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${reserved} + ${cost}),
                           "totalSpentMicros" = "totalSpentMicros" + ${cost}
       WHERE id = ${apiKeyId}`;
+  }
+  if (membershipId) {
+    await tx.$executeRaw`UPDATE "Membership" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${reserved} + ${cost}) WHERE id = ${membershipId}`;
   }
   await charge(tx, input, cost);
   await tx.usageRecord.create({ data: await usageRecordData(tx, input, cost) });
@@ -97,10 +102,10 @@ export async function settleInTx(tx: Tx, input: SettleInput): Promise<SettleResu
  */
 async function settleLate(tx: Tx, input: SettleInput): Promise<SettleResult> {
   const cost = input.costMicros < 0n ? 0n : input.costMicros;
-  const late = await tx.$queryRaw<{ apiKeyId: string | null }[]>`
+  const late = await tx.$queryRaw<{ apiKeyId: string | null; membershipId: string | null }[]>`
     UPDATE "Reservation" SET status = 'SETTLED'::"ReservationStatus", "settledMicros" = ${cost}, "settledAt" = now()
     WHERE "generationId" = ${input.generationId} AND "accountId" = ${input.accountId} AND status = 'EXPIRED'::"ReservationStatus"
-    RETURNING "apiKeyId"`;
+    RETURNING "apiKeyId", "membershipId"`;
   if (late.length === 0) return { settled: false, costMicros: 0n };
   // Lock order as everywhere else (settleInTx, the settlement batch, the reservation statement): Account,
   // then ApiKey. Updating the key first let a reservation holding the account wait for the key while this
@@ -110,6 +115,9 @@ async function settleLate(tx: Tx, input: SettleInput): Promise<SettleResult> {
     await tx.$executeRaw`
       UPDATE "ApiKey" SET "windowSpentMicros" = "windowSpentMicros" + ${cost}, "totalSpentMicros" = "totalSpentMicros" + ${cost}
       WHERE id = ${late[0].apiKeyId}`;
+  }
+  if (late[0].membershipId) {
+    await tx.$executeRaw`UPDATE "Membership" SET "windowSpentMicros" = "windowSpentMicros" + ${cost} WHERE id = ${late[0].membershipId}`;
   }
   await charge(tx, input, cost);
   const data = await usageRecordData(tx, input, cost);
@@ -164,6 +172,7 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     costMicros: cost,
     cacheSavingsMicros: u.cacheSavingsMicros ?? 0n,
     unbilledMicros: u.unbilledMicros ?? 0n,
+    byok: u.byok ?? false,
     latencyMs: u.latencyMs,
     ttftMs: u.ttftMs ?? null,
     finishReason: u.finishReason ?? null,

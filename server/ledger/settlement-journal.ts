@@ -120,6 +120,7 @@ const journalLine = z.object({
       streamed: z.boolean(),
       cacheSavingsMicros: micros.optional(),
       unbilledMicros: micros.optional(),
+      byok: z.boolean().optional(),
     })
     .passthrough(),
 });

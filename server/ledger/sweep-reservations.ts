@@ -50,14 +50,17 @@ export async function sweepExpiredReservations(now = new Date(), limit = 100): P
 }
 
 async function releaseHold(tx: Tx, generationId: string, accountId: string): Promise<void> {
-  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null }[]>`
+  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null; membershipId: string | null }[]>`
     UPDATE "Reservation" SET status = 'EXPIRED'::"ReservationStatus", "settledMicros" = 0, "settledAt" = now()
     WHERE "generationId" = ${generationId} AND status = 'ACTIVE'::"ReservationStatus"
-    RETURNING "amountMicros", "apiKeyId"`;
+    RETURNING "amountMicros", "apiKeyId", "membershipId"`;
   if (closed.length === 0) return;
   await tx.$executeRaw`UPDATE "Account" SET "reservedMicros" = "reservedMicros" - ${closed[0].amountMicros} WHERE id = ${accountId}`;
   if (closed[0].apiKeyId) {
     await tx.$executeRaw`UPDATE "ApiKey" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${closed[0].amountMicros}) WHERE id = ${closed[0].apiKeyId}`;
+  }
+  if (closed[0].membershipId) {
+    await tx.$executeRaw`UPDATE "Membership" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${closed[0].amountMicros}) WHERE id = ${closed[0].membershipId}`;
   }
 }
 

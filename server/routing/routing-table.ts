@@ -32,6 +32,8 @@ export interface RoutingKey {
   /** Undefined when its variable is unset (such a key is skipped; a provider with none left is unconfigured). */
   apiKey: string | undefined;
   weight: number;
+  /** The paying account's own key (BYOK, gateway/account-policy.ts): charged at the fee; no shared health state. */
+  byok?: { feeBps: number };
 }
 
 export interface RoutingProvider {

@@ -42,6 +42,8 @@ export interface Runtime {
   readonly rateLimiter: RateLimiter;
   /** Keep-alive connection pools to the providers (gateway/upstream-client.ts). */
   readonly upstream: UpstreamPools;
+  /** What a request served with the account's own provider key costs, in basis points of the list price (BYOK_FEE_PERCENT × 100). */
+  readonly byokFeeBps: number;
   /** A stream that has written nothing for this long gets an SSE comment (proxies close idle streams). */
   readonly streamKeepAliveMs: number;
   /**
@@ -73,6 +75,8 @@ export interface RuntimeOptions {
   settlementJournalDir?: string | null;
   /** Reservation lease; default 90 s (processRuntime passes RESERVATION_LEASE_MS). */
   reservationLeaseMs?: number;
+  /** BYOK fee in basis points; default 0 (processRuntime passes BYOK_FEE_PERCENT × 100). */
+  byokFeeBps?: number;
 }
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -94,6 +98,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     warmKeys: new WarmKeys(),
     rateLimiter,
     upstream,
+    byokFeeBps: options.byokFeeBps ?? 0,
     streamKeepAliveMs: options.streamKeepAliveMs ?? 10_000,
     streamHeadersAfterMs: options.streamHeadersAfterMs ?? 1_000,
     async close() {
