@@ -2,7 +2,7 @@
 // the key's creator, or an owner/admin (keys:manage-all) of the organization the key bills to. A deleted
 // key, another tenant's key, or (for a caller that is an organization's API key) a key of another account
 // is a 404: strangers learn nothing. A member of the key's organization without keys:manage-all gets 403.
-import { db, type Prisma } from '@/server/db';
+import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
 
@@ -19,9 +19,13 @@ export interface ManageableApiKeyQuery {
   withinAccountId?: string;
 }
 
-export async function findManageableApiKeyOrThrow(p: ManageableApiKeyQuery, tx?: Prisma.TransactionClient): Promise<ManageableApiKey> {
-  const client = tx ?? (await db());
-  const key = await client.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, userId: true, accountId: true, deletedAt: true } });
+/**
+ * Not inside a transaction: the role lookup runs on its own connection, which on the embedded database would
+ * wait for the caller's transaction to end. Callers that write re-read the row in their transaction.
+ */
+export async function findManageableApiKeyOrThrow(p: ManageableApiKeyQuery): Promise<ManageableApiKey> {
+  const prisma = await db();
+  const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, userId: true, accountId: true, deletedAt: true } });
   if (!key || key.deletedAt || (p.withinAccountId !== undefined && key.accountId !== p.withinAccountId)) throw new AppError('not_found', 'API key not found');
   if (key.userId !== p.userId) {
     // Someone else's key: allowed only to organization admins; strangers learn nothing (404).

@@ -34,10 +34,13 @@ export async function updateApiKey(p: { userId: string; keyId: string; withinAcc
   const input = updateApiKeyInput.parse(p.input);
   const now = p.now ?? new Date();
   if (input.expires_at && input.expires_at.getTime() <= now.getTime()) throw new AppError('bad_request', 'expires_at must be in the future');
+  const key = await findManageableApiKeyOrThrow({ userId: p.userId, keyId: p.keyId, withinAccountId: p.withinAccountId });
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const key = await findManageableApiKeyOrThrow({ userId: p.userId, keyId: p.keyId, withinAccountId: p.withinAccountId }, tx);
-    const before = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: apiKeySelect });
+    // Locked for the read-modify-write (the audit's before); deleted meanwhile: gone.
+    await tx.$queryRaw`SELECT id FROM "ApiKey" WHERE id = ${key.id} FOR NO KEY UPDATE`;
+    const before = await tx.apiKey.findFirst({ where: { id: key.id, deletedAt: null }, select: apiKeySelect });
+    if (!before) throw new AppError('not_found', 'API key not found');
     const data = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       // Disabling an already disabled key keeps the time it was first disabled.
