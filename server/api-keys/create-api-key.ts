@@ -4,7 +4,13 @@ import { db } from '@/server/db';
 import { generateSecret, hashSecret, secretHint, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
 import { microsToUsd, usdToMicros } from '@/server/ledger/money';
+import type { LimitReset } from '@/server/ledger/reserve';
+import { spendInCurrentWindow } from '@/server/ledger/spend-window';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+
+/** Per-key rate limits: positive integers; null (or absent) = the server's RATE_LIMIT_RPM, no token limit. */
+export const rateLimitRpmField = z.number().int().min(1).max(1_000_000).describe('Requests per minute for this key; null = the server default (RATE_LIMIT_RPM)');
+export const rateLimitTpmField = z.number().int().min(1).max(1_000_000_000).describe('Tokens (prompt + completion) per minute for this key; null = no token limit');
 
 export const createApiKeyInput = z.object({
   name: safeString().trim().min(1, 'Name is required').max(100),
@@ -14,6 +20,8 @@ export const createApiKeyInput = z.object({
   limit_reset: z.enum(['never', 'daily', 'weekly', 'monthly']).default('never'),
   expires_at: coercedInstant().nullable().optional(),
   allowed_models: z.array(safeString().min(1).max(200)).max(200).default([]),
+  rate_limit_rpm: rateLimitRpmField.nullable().optional(),
+  rate_limit_tpm: rateLimitTpmField.nullable().optional(),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
@@ -26,11 +34,15 @@ export const apiKeySelect = {
   creditLimitMicros: true,
   limitReset: true,
   windowSpentMicros: true,
+  windowStartedAt: true,
   totalSpentMicros: true,
   allowedModels: true,
   expiresAt: true,
   lastUsedAt: true,
   createdAt: true,
+  disabledAt: true,
+  rateLimitRpm: true,
+  rateLimitTpm: true,
 } as const;
 
 type ApiKeyRow = {
@@ -40,13 +52,17 @@ type ApiKeyRow = {
   accountId: string;
   userId: string;
   creditLimitMicros: bigint | null;
-  limitReset: string;
+  limitReset: LimitReset;
   windowSpentMicros: bigint;
+  windowStartedAt: Date;
   totalSpentMicros: bigint;
   allowedModels: string[];
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   createdAt: Date;
+  disabledAt: Date | null;
+  rateLimitRpm: number | null;
+  rateLimitTpm: number | null;
 };
 
 /** The API key record as clients see it: never the secret, never its hash. */
@@ -59,12 +75,17 @@ export function toApiKeyDto(k: ApiKeyRow) {
     user_id: k.userId,
     credit_limit: k.creditLimitMicros === null ? null : microsToUsd(k.creditLimitMicros),
     limit_reset: k.limitReset.toLowerCase(),
-    usage_in_window: microsToUsd(k.windowSpentMicros),
+    // A window that rolled over (a new day, week or month) counts from 0, as admission counts it.
+    usage_in_window: microsToUsd(spendInCurrentWindow(k)),
     usage_total: microsToUsd(k.totalSpentMicros),
     allowed_models: k.allowedModels,
     expires_at: isoOrNull(k.expiresAt),
     last_used_at: isoOrNull(k.lastUsedAt),
     created_at: k.createdAt.toISOString(),
+    disabled: k.disabledAt !== null,
+    disabled_at: isoOrNull(k.disabledAt),
+    rate_limit_rpm: k.rateLimitRpm,
+    rate_limit_tpm: k.rateLimitTpm,
   };
 }
 export type ApiKeyDto = ReturnType<typeof toApiKeyDto>;
@@ -91,6 +112,8 @@ export async function createApiKey(params: { userId: string; input: CreateApiKey
       limitReset: input.limit_reset.toUpperCase() as 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY',
       expiresAt: input.expires_at ?? null,
       allowedModels: input.allowed_models,
+      rateLimitRpm: input.rate_limit_rpm ?? null,
+      rateLimitTpm: input.rate_limit_tpm ?? null,
     },
     select: apiKeySelect,
   });

@@ -1,6 +1,5 @@
 import { db } from '@/server/db';
-import { AppError } from '@/server/errors';
-import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+import { findManageableApiKeyOrThrow } from './find-manageable-api-key';
 
 /**
  * Deletes (revokes) a key. Effective on the very next request: authentication reads the key row on every
@@ -9,14 +8,7 @@ import { assertAccountAccess } from '@/server/organizations/assert-account-acces
  * caller is an API key bound to that organization, which may only delete that organization's keys.
  */
 export async function deleteApiKey(p: { userId: string; keyId: string; withinAccountId?: string }): Promise<void> {
+  const key = await findManageableApiKeyOrThrow(p);
   const prisma = await db();
-  const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, userId: true, accountId: true, deletedAt: true } });
-  if (!key || key.deletedAt || (p.withinAccountId !== undefined && key.accountId !== p.withinAccountId)) throw new AppError('not_found', 'API key not found');
-  if (key.userId !== p.userId) {
-    // Someone else's key: allowed only to organization admins; strangers learn nothing (404).
-    await assertAccountAccess({ userId: p.userId, accountId: key.accountId, permission: 'keys:manage-all' }).catch((err) => {
-      throw err.code === 'forbidden' ? err : new AppError('not_found', 'API key not found');
-    });
-  }
   await prisma.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
 }

@@ -25,6 +25,14 @@ export function bearerFromHeader(header: string | null | undefined): string | nu
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
+/** The one refusal of a disabled API key (REST routes here; the gateway's admission gives the same). */
+export function disabledApiKeyError(keyId: string): AppError {
+  return new AppError('forbidden', `This API key is disabled. Its creator or an organization admin can enable it again with PATCH /api/v1/api-keys/${keyId} {"disabled": false}.`, {
+    reason: 'key_disabled',
+    key_id: keyId,
+  });
+}
+
 export async function authenticateBearer(authorization: string | null | undefined, now = new Date()): Promise<Principal> {
   const token = bearerFromHeader(authorization);
   if (!token) throw unauthorized('Missing credentials: send an API key as "Authorization: Bearer <key>"');
@@ -39,6 +47,7 @@ interface ApiKeyRow {
   userId: string;
   accountId: string;
   deleted: boolean;
+  disabled: boolean;
   expiresAtMs: number | string | null;
   limitReset: LimitReset;
   allowedModels: string[] | null;
@@ -49,7 +58,7 @@ interface ApiKeyRow {
 // round trip and no ORM work on the hot path. Timestamps come back as epoch milliseconds (the columns hold
 // UTC) and the credit limit as a flag, so no driver-specific date or bigint parsing is involved.
 const API_KEY_BY_HASH = `
-  SELECT id, "keyHash", "userId", "accountId", "deletedAt" IS NOT NULL AS deleted,
+  SELECT id, "keyHash", "userId", "accountId", "deletedAt" IS NOT NULL AS deleted, "disabledAt" IS NOT NULL AS disabled,
          floor(extract(epoch FROM "expiresAt") * 1000)::float8 AS "expiresAtMs",
          "limitReset"::text AS "limitReset", "allowedModels", "creditLimitMicros" IS NOT NULL AS "hasCreditLimit"
   FROM "ApiKey" WHERE "keyHash" = $1`;
@@ -61,6 +70,9 @@ async function authenticateApiKey(token: string, now: Date): Promise<Principal> 
   const key = rows[0];
   if (!key || !secretsEqual(key.keyHash, hash) || key.deleted) throw unauthorized('Invalid API key');
   if (key.expiresAtMs !== null && Number(key.expiresAtMs) <= now.getTime()) throw unauthorized('This API key has expired');
+  // A real key, switched off by its owner or an organization admin (PATCH /api/v1/api-keys/{id}): 403, not 401,
+  // so clients do not take it for a typo and the owner knows it can be enabled again.
+  if (key.disabled) throw disabledApiKeyError(key.id);
   return {
     kind: 'api_key',
     userId: key.userId,

@@ -4,7 +4,7 @@
 // charge is the BYOK fee; a refused BYOK key is reported, not replaced).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptSecret } from '@/server/crypto/secret-box';
-import { db } from '@/server/db';
+import { db, Prisma } from '@/server/db';
 import type { RoutingFileInput } from '@/server/routing/config-schema';
 import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestOrganization, createTestUser } from '@/test/factories';
@@ -53,7 +53,7 @@ describeEachDatabase('organization policy, member limits, key limits and BYOK at
       body: JSON.stringify({ model: 'test/both', messages: [{ role: 'user', content: 'hi' }], stream: false, max_tokens: 100, ...body }),
     });
 
-  async function organization(settings: Record<string, unknown> = {}, usd = 20) {
+  async function organization(settings: Prisma.InputJsonObject = {}, usd = 20) {
     const owner = await createTestUser();
     const member = await createTestUser();
     const org = await createTestOrganization({ members: [{ userId: owner.user.id, role: 'OWNER' }, { userId: member.user.id, role: 'MEMBER' }], usd });

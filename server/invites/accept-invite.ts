@@ -9,6 +9,7 @@ import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secr
 import { AppError } from '@/server/errors';
 import { lockOrganizations } from '@/server/organizations/lock-organization';
 import { memberSelect, toMemberDto, type MemberDto } from '@/server/organizations/member-dto';
+import { defaultMemberLimit } from '@/server/organizations/member-limit';
 import { organizationSeatLimit } from '@/server/organizations/seat-limit';
 
 export const acceptInviteInput = z.object({ token: safeString().trim().min(1, 'token is required').max(200) });
@@ -55,7 +56,12 @@ export async function acceptInvite(p: { userId: string; input: AcceptInviteInput
         plan_id: seats.plan_id,
       });
     }
-    const member = await tx.membership.create({ data: { organizationId: invite.organization.id, userId: p.userId, role: invite.role }, select: memberSelect });
+    // The organization's default spend limit for new members, as set when they join.
+    const { settings } = await tx.organization.findUniqueOrThrow({ where: { id: invite.organization.id }, select: { settings: true } });
+    const member = await tx.membership.create({
+      data: { organizationId: invite.organization.id, userId: p.userId, role: invite.role, ...defaultMemberLimit(settings) },
+      select: memberSelect,
+    });
     await tx.invite.update({ where: { id: invite.id }, data: { status: 'ACCEPTED', acceptedById: p.userId, acceptedAt: now } });
     return { organization: invite.organization, member: toMemberDto(member) };
   });

@@ -43,3 +43,17 @@ defineEndpoint({
   response: z.union([balanceSchema, memberBalanceSchema]),
   errors: [404],
 });
+
+defineEndpoint({
+  method: 'get',
+  path: '/credits',
+  operationId: 'getCredits',
+  summary: 'Total credit added to and used from your account (OpenRouter’s shape)',
+  description:
+    'For the account the credential acts for (an API key’s account, or an account token’s active account), from the ledger: ' +
+    'total_credits is every credit added net of refunds, disputes and expired promotions; total_usage what generations cost. ' +
+    'total_credits − total_usage is the balance. On an organization it needs billing:read (owner, admin, billing): other members get 403.',
+  tags,
+  response: z.object({ data: z.object({ total_credits: z.number().describe('USD'), total_usage: z.number().describe('USD') }) }),
+  errors: [403],
+});

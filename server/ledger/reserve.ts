@@ -373,9 +373,13 @@ export async function reserveCredits(input: ReserveInput): Promise<ReservationGr
   return refuseReservation({ accountId: input.accountId, apiKeyId: input.apiKey?.id, membershipId: row.membershipId, amountMicros: BigInt(row.reservedMicros ?? input.amountMicros) }, row);
 }
 
+/** The same 403 as authenticateBearer's for a disabled key (auth/authenticate-bearer.ts disabledApiKeyError). */
 export function refuseDisabledKey(row: Pick<ReservationRow, 'disabled' | 'id'>): void {
   if (row.disabled) {
-    throw new AppError('forbidden', 'This API key is disabled. Enable it again (PATCH /api/v1/api-keys/{key_id} with {"disabled": false}) or use another key.', { reason: 'key_disabled', key_id: row.id });
+    throw new AppError('forbidden', `This API key is disabled. Its creator or an organization admin can enable it again with PATCH /api/v1/api-keys/${row.id} {"disabled": false}.`, {
+      reason: 'key_disabled',
+      key_id: row.id,
+    });
   }
 }
 

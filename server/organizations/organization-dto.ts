@@ -1,6 +1,6 @@
 // The organization record as the API shows it, and the inputs shared by create and update.
 import { z } from 'zod';
-import { safeString } from '@/server/validation/fields';
+import { safeString, usdNumber } from '@/server/validation/fields';
 import type { Role } from './permissions';
 
 export const slugSchema = safeString()
@@ -12,6 +12,16 @@ export const slugSchema = safeString()
 export const organizationSettingsSchema = z.strictObject({
   default_model: safeString().min(1).max(200).nullable().optional().describe('Model the first-party clients preselect'),
   allowed_models: z.array(safeString().min(1).max(200)).max(200).optional().describe('Models members may use; empty = all'),
+  allowed_providers: z.array(safeString().min(1).max(100)).max(100).optional().describe('Provider ids (of GET /models/{author}/{slug}/endpoints) members’ requests may be routed to; empty = all'),
+  default_member_limit_usd: usdNumber({ min: 0, max: 1_000_000, decimals: 6 })
+    .nullable()
+    .optional()
+    .describe('Spend limit in USD given to members who join from now on (PUT …/members/{memberId}/limit changes one member’s); null = none'),
+  default_member_limit_reset: z
+    .enum(['daily', 'weekly', 'monthly'])
+    .nullable()
+    .optional()
+    .describe('When that default limit’s window restarts (UTC day, ISO week, month); null or absent = never'),
 });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 

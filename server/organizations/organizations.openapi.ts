@@ -6,6 +6,7 @@ import { changeMemberRoleInput } from './change-member-role';
 import { createOrganizationInput } from './create-organization';
 import { deleteOrganizationQuery } from './delete-organization';
 import { roleSchema } from './member-dto';
+import { setMemberLimitInput } from './member-limit';
 import { organizationSettingsSchema } from './organization-dto';
 import { PERMISSIONS } from './permissions';
 import { removeMembersInput } from './remove-members';
@@ -117,4 +118,39 @@ defineEndpoint({
   body: changeMemberRoleInput,
   response: memberSchema,
   errors: [403, 404, 409],
+});
+
+const memberLimitSchema = z
+  .object({
+    member_id: z.string().describe("The member's user id"),
+    amount_usd: z.number().nullable().describe('USD per window; null = no limit'),
+    reset: z.enum(['daily', 'weekly', 'monthly']).nullable().describe('When the window restarts (UTC); null = never'),
+    usage_usd: z.number().describe('USD spent (and held by requests in flight) in the current window'),
+    remaining_usd: z.number().nullable().describe('amount_usd − usage_usd, at least 0; null without a limit'),
+    window_started_at: z.string().nullable().describe('Start of the current window; null when nothing was spent in it yet'),
+  })
+  .meta({ id: 'MemberLimit' });
+const memberParams = z.object({ id: z.string(), memberId: z.string().describe("The member's user id") });
+defineEndpoint({
+  method: 'get',
+  path: '/organizations/{id}/members/{memberId}/limit',
+  summary: "A member's spend limit and spend in the current window",
+  description: 'Owners, admins and billing members see any member’s; members their own (403 for others).',
+  tags: memberTags,
+  params: memberParams,
+  response: memberLimitSchema,
+  errors: [403, 404],
+});
+defineEndpoint({
+  method: 'put',
+  path: '/organizations/{id}/members/{memberId}/limit',
+  summary: "Set or remove a member's spend limit (owner, admin)",
+  description:
+    "Caps what the member's keys and tokens acting for the organization spend per window (402 past it). Only owners set an owner's limit. " +
+    'The spend of the current window is kept. New members get settings.default_member_limit_usd (and _reset) when they join.',
+  tags: memberTags,
+  params: memberParams,
+  body: setMemberLimitInput,
+  response: memberLimitSchema,
+  errors: [403, 404],
 });

@@ -18,6 +18,8 @@ export const PERMISSIONS = {
   'invites:manage': ['OWNER', 'ADMIN'],
   'keys:create': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
   'keys:manage-all': ['OWNER', 'ADMIN'],
+  /** The organization's own provider keys (bring your own key): set, list masked, delete. */
+  'provider-keys:manage': ['OWNER', 'ADMIN'],
   'usage:read-own': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
   'usage:read-all': ['OWNER', 'ADMIN', 'BILLING'],
   'billing:read': ['OWNER', 'ADMIN', 'BILLING'],
