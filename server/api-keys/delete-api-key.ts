@@ -1,6 +1,7 @@
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 
 /**
  * Deletes (revokes) a key. Effective on the very next request: authentication reads the key row on every
@@ -10,7 +11,7 @@ import { assertAccountAccess } from '@/server/organizations/assert-account-acces
  */
 export async function deleteApiKey(p: { userId: string; keyId: string; withinAccountId?: string }): Promise<void> {
   const prisma = await db();
-  const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, userId: true, accountId: true, deletedAt: true } });
+  const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, name: true, hint: true, userId: true, accountId: true, deletedAt: true } });
   if (!key || key.deletedAt || (p.withinAccountId !== undefined && key.accountId !== p.withinAccountId)) throw new AppError('not_found', 'API key not found');
   if (key.userId !== p.userId) {
     // Someone else's key: allowed only to organization admins; strangers learn nothing (404).
@@ -18,5 +19,11 @@ export async function deleteApiKey(p: { userId: string; keyId: string; withinAcc
       throw err.code === 'forbidden' ? err : new AppError('not_found', 'API key not found');
     });
   }
-  await prisma.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
+  await prisma.$transaction(async (tx) => {
+    const deleted = await tx.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
+    // Only the call that deleted it reports it (two concurrent deletions: one event).
+    if (deleted.count === 1) {
+      await recordAccountEvent(tx, { accountId: key.accountId, type: 'key.deleted', data: { api_key: { id: key.id, name: key.name, hint: key.hint, user_id: key.userId }, deleted_by: p.userId, reason: 'deleted' } });
+    }
+  });
 }

@@ -1,6 +1,6 @@
 // The organization record as the API shows it, and the inputs shared by create and update.
 import { z } from 'zod';
-import { safeString } from '@/server/validation/fields';
+import { safeString, usdNumber } from '@/server/validation/fields';
 import type { Role } from './permissions';
 
 export const slugSchema = safeString()
@@ -8,10 +8,17 @@ export const slugSchema = safeString()
   .toLowerCase()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/, 'slug: 1–48 lowercase letters, digits and dashes, not starting or ending with a dash');
 
+/** The balance.low alert's threshold, an account setting (organizations' settings and personal users' settings). */
+export const lowBalanceUsd = usdNumber({ min: 0, max: 1_000_000, decimals: 2, exclusiveMin: true })
+  .nullable()
+  .optional()
+  .describe('USD: the balance.low alert (webhooks and email) is sent when the balance falls below this; null turns it off');
+
 /** Organization-wide defaults. Strict: an unknown setting is a 400, not silently stored. */
 export const organizationSettingsSchema = z.strictObject({
   default_model: safeString().min(1).max(200).nullable().optional().describe('Model the first-party clients preselect'),
   allowed_models: z.array(safeString().min(1).max(200)).max(200).optional().describe('Models members may use; empty = all'),
+  low_balance_usd: lowBalanceUsd,
 });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 
