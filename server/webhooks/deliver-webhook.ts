@@ -70,9 +70,11 @@ export async function attemptDelivery(p: { agent: Agent; allowPrivate: boolean; 
   const { body, headers } = signedRequest(p.secret, p.payload, p.now ?? new Date());
   try {
     const res = await request(url, { method: 'POST', headers, body, dispatcher: p.agent, headersTimeout: ATTEMPT_TIMEOUT_MS, bodyTimeout: ATTEMPT_TIMEOUT_MS, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+    // The body is not needed beyond a few bytes of an error: a failure to read it (or our cutting it short) is no error.
+    res.body.on('error', () => {});
     const ok = res.statusCode >= 200 && res.statusCode < 300;
     const text = ok ? '' : await readSome(res.body, ERROR_BODY_BYTES).catch(() => '');
-    res.body.destroy();
+    await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
     return { ok, httpStatus: res.statusCode, error: ok ? null : `HTTP ${res.statusCode}${text.trim() ? `: ${text.trim().replace(/\s+/g, ' ')}` : ''}`.slice(0, 500) };
   } catch (err) {
     const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
