@@ -6,9 +6,9 @@
 //   - limit.threshold: an API key's or a member's settled spend in its current window reached 80 % or 100 %
 //     of its limit. Spend is the window's counter minus the holds of requests still in flight (admission
 //     counts those, but they are not spent yet), and a window past its reset counts as empty.
-// Exactly once per crossing: each (subject, level) has an AlertCrossing row, set by a conditional upsert in
-// the transaction that writes the event (it only succeeds when the row was clear, or belonged to an older
-// window), and cleared when the subject is seen back below. The whole check runs under a transaction-scoped
+// Exactly once per crossing: a subject past a level has an AlertCrossing row, written by a conditional upsert
+// in the transaction that writes the event (it only succeeds when there was no row, or one of an older
+// window), and deleted when the subject is seen back below. The whole check runs under a transaction-scoped
 // advisory lock: with several instances one checks at a time and the others skip that round, so a stale
 // reading can never clear a crossing another instance just recorded.
 import { db, type Prisma } from '@/server/db';
@@ -94,11 +94,10 @@ export async function checkAlertCrossings(now = new Date()): Promise<number> {
       }
 
       // Back below (or the limit, threshold or key is gone): the next crossing is an event again.
-      const crossed = await tx.$queryRaw<CrossingRow[]>`SELECT "subjectType", "subjectId", level FROM "AlertCrossing" WHERE crossed`;
+      const crossed = await tx.$queryRaw<CrossingRow[]>`SELECT "subjectType", "subjectId", level FROM "AlertCrossing"`;
       for (const c of crossed) {
         if (above.has(crossingKey(c.subjectType, c.subjectId, c.level))) continue;
-        await tx.$executeRaw`UPDATE "AlertCrossing" SET crossed = false, "updatedAt" = ${ts(now)}::timestamp(3)
-          WHERE "subjectType" = ${c.subjectType} AND "subjectId" = ${c.subjectId} AND level = ${c.level} AND crossed`;
+        await tx.$executeRaw`DELETE FROM "AlertCrossing" WHERE "subjectType" = ${c.subjectType} AND "subjectId" = ${c.subjectId} AND level = ${c.level}`;
       }
       return events;
     },
@@ -106,21 +105,21 @@ export async function checkAlertCrossings(now = new Date()): Promise<number> {
   );
 }
 
-/** Sets the crossing; true only when it was not already set for this window (the caller then records the event). */
+/** Records the crossing; true only when it was not already recorded for this window (the caller then records the event). */
 async function markCrossed(tx: Tx, c: { subjectType: string; subjectId: string; level: number; accountId: string; windowStartedAt: Date | null; at: Date }): Promise<boolean> {
   const window = c.windowStartedAt ? ts(c.windowStartedAt) : null;
   const rows = await tx.$queryRaw<{ level: number }[]>`
-    INSERT INTO "AlertCrossing" ("subjectType", "subjectId", level, "accountId", crossed, "windowStartedAt", "updatedAt")
-    VALUES (${c.subjectType}, ${c.subjectId}, ${c.level}, ${c.accountId}, true, ${window}::timestamp(3), ${ts(c.at)}::timestamp(3))
+    INSERT INTO "AlertCrossing" ("subjectType", "subjectId", level, "accountId", "windowStartedAt", "crossedAt")
+    VALUES (${c.subjectType}, ${c.subjectId}, ${c.level}, ${c.accountId}, ${window}::timestamp(3), ${ts(c.at)}::timestamp(3))
     ON CONFLICT ("subjectType", "subjectId", level) DO UPDATE
-      SET crossed = true, "windowStartedAt" = EXCLUDED."windowStartedAt", "updatedAt" = EXCLUDED."updatedAt"
-      WHERE NOT "AlertCrossing".crossed OR "AlertCrossing"."windowStartedAt" IS DISTINCT FROM EXCLUDED."windowStartedAt"
+      SET "windowStartedAt" = EXCLUDED."windowStartedAt", "crossedAt" = EXCLUDED."crossedAt"
+      WHERE "AlertCrossing"."windowStartedAt" IS DISTINCT FROM EXCLUDED."windowStartedAt"
     RETURNING level`;
   return rows.length > 0;
 }
 
 // Only subjects that may be past a level (the window counter, holds included, is an upper bound of the
-// spend) or that are marked crossed (to see them come back below) are read.
+// spend) or that have a crossing recorded (to see them come back below) are read.
 function keySubjects(tx: Tx): Promise<LimitRow[]> {
   return tx.$queryRaw<LimitRow[]>`
     SELECT k.id, k."accountId", k."creditLimitMicros" AS "limitMicros", k."limitReset"::text AS "limitReset", k."windowStartedAt",
@@ -133,7 +132,7 @@ function keySubjects(tx: Tx): Promise<LimitRow[]> {
                GROUP BY r."apiKeyId") h ON h.id = k.id
     WHERE k."creditLimitMicros" > 0 AND k."deletedAt" IS NULL
       AND (k."windowSpentMicros" * 100 >= k."creditLimitMicros" * ${LIMIT_LEVELS[0]}
-           OR EXISTS (SELECT 1 FROM "AlertCrossing" c WHERE c."subjectType" = 'api_key' AND c."subjectId" = k.id AND c.crossed))`;
+           OR EXISTS (SELECT 1 FROM "AlertCrossing" c WHERE c."subjectType" = 'api_key' AND c."subjectId" = k.id))`;
 }
 
 function memberSubjects(tx: Tx): Promise<LimitRow[]> {
@@ -148,10 +147,10 @@ function memberSubjects(tx: Tx): Promise<LimitRow[]> {
                GROUP BY r."membershipId") h ON h.id = m.id
     WHERE m."spendLimitMicros" > 0
       AND (m."windowSpentMicros" * 100 >= m."spendLimitMicros" * ${LIMIT_LEVELS[0]}
-           OR EXISTS (SELECT 1 FROM "AlertCrossing" c WHERE c."subjectType" = 'member' AND c."subjectId" = m.id AND c.crossed))`;
+           OR EXISTS (SELECT 1 FROM "AlertCrossing" c WHERE c."subjectType" = 'member' AND c."subjectId" = m.id))`;
 }
 
-/** Accounts with a low-balance threshold that are below it, or marked crossed. */
+/** Accounts with a low-balance threshold that are below it, or with a crossing recorded. */
 function balanceSubjects(tx: Tx): Promise<BalanceRow[]> {
   return tx.$queryRaw<BalanceRow[]>`
     SELECT a.id, (a."paidMicros" + a."promoMicros") AS "balanceMicros", t."thresholdMicros"
@@ -162,5 +161,5 @@ function balanceSubjects(tx: Tx): Promise<BalanceRow[]> {
           FROM "User" u WHERE jsonb_typeof(u.settings->'low_balance_usd') = 'number') t
     JOIN "Account" a ON a.id = t.id
     WHERE a."paidMicros" + a."promoMicros" < t."thresholdMicros"
-       OR EXISTS (SELECT 1 FROM "AlertCrossing" c WHERE c."subjectType" = 'account' AND c."subjectId" = a.id AND c.crossed)`;
+       OR EXISTS (SELECT 1 FROM "AlertCrossing" c WHERE c."subjectType" = 'account' AND c."subjectId" = a.id)`;
 }

@@ -207,6 +207,16 @@ describeEachDatabase('webhooks through HTTP', () => {
     expect(JSON.stringify(events)).not.toContain(personalKey.body.data.id);
     expect(receiver.on(joins.path).map((e) => e.type)).toEqual(['member.joined']);
     expect(receiver.on(joins.path)[0].id).toBe(events[3].id); // one event, the same id at every endpoint
+
+    // A member who deletes their user leaves too: their organization key and membership go.
+    const billingKey = await call('POST', '/api-keys', w.billing.token, { name: 'books', account_id: w.organizationId });
+    expect((await call('DELETE', '/users/me', w.billing.token)).status).toBe(200);
+    await deliverUntil(() => receiver.on(all.path).length >= 9);
+    await worker.runOnce();
+    const after = receiver.on(all.path).slice(6);
+    expect(after.map((e) => e.type)).toEqual(['key.created', 'key.deleted', 'member.removed']);
+    expect(after[1].data).toMatchObject({ api_key: { id: billingKey.body.data.id, user_id: w.billing.id }, deleted_by: w.billing.id, reason: 'member_removed' });
+    expect(after[2].data).toEqual({ member: { user_id: w.billing.id, email: w.billing.email, role: 'billing' }, removed_by: w.billing.id, revoked_api_keys: 1 });
   });
 
   it('a receiver that fails is retried with backoff until it answers 2xx; the delivery log shows the attempts', async () => {

@@ -66,9 +66,8 @@ CREATE TABLE "AlertCrossing" (
     "subjectId" TEXT NOT NULL,
     "level" INTEGER NOT NULL,
     "accountId" TEXT NOT NULL,
-    "crossed" BOOLEAN NOT NULL,
     "windowStartedAt" TIMESTAMP(3),
-    "updatedAt" TIMESTAMP(3) NOT NULL,
+    "crossedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "AlertCrossing_pkey" PRIMARY KEY ("subjectType","subjectId","level")
 );
