@@ -112,6 +112,13 @@ export const envSchema = z
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(50, 'SWEEP_INTERVAL_MS must be at least 50').default(15_000),
     /** Time a client has to send a request's headers and whole body; a stalled upload gets 408 (responses may run longer). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000, 'REQUEST_TIMEOUT_MS must be at least 1000').default(60_000),
+    /**
+     * Webhook URLs may point at private, loopback and link-local addresses (refused by default, at creation and
+     * at each delivery after DNS resolution: server/webhooks/webhook-address.ts). For local development and tests.
+     */
+    WEBHOOK_ALLOW_PRIVATE: bool,
+    /** How often balances and spend limits are checked for balance.low and limit.threshold crossings. */
+    ALERT_CHECK_INTERVAL_MS: z.coerce.number().int().min(50, 'ALERT_CHECK_INTERVAL_MS must be at least 50').default(30_000),
     /** Skip creating the demo account on an empty embedded database. */
     SKIP_DEMO: bool,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -22,6 +22,7 @@ import { AppError, errorReply } from '@/server/errors';
 import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
 import { processRuntime } from '@/server/runtime/process-runtime';
+import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
 
 
 async function main() {
@@ -111,6 +112,8 @@ async function main() {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     housekeeping: [{ name: 'stored response expiry', step: () => deleteExpiredResponses() }],
   });
+  // Webhook deliveries, alert emails and the balance/limit crossing check (server/webhooks/webhook-worker.ts).
+  const webhooks = startWebhookWorker();
 
   const base = `http://localhost:${port}`;
   console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);
@@ -139,6 +142,8 @@ async function main() {
     stopping = true;
     console.log(`Switchboard: ${signal}, shutting down…`);
     recovery.stop();
+    // No new round starts; an attempt in flight finishes (≤ 15 s) and records its outcome, the rest waits for the next start.
+    const webhooksStopped = webhooks.stop();
     removeServerInfo(e.dataDir);
     server.close();
     server.closeIdleConnections();
@@ -149,6 +154,7 @@ async function main() {
     }
     // Both bundles' settlements are in the one runtime's queue: write them all before the database closes.
     await runtime.close();
+    await webhooksStopped;
     await closeDatabase().catch(() => {});
     process.exit(0);
   };

@@ -62,3 +62,17 @@ export async function startFakeSmtp(): Promise<{ url: string; messages: Received
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
+
+/** A received message's subject and text as a reader sees them: RFC 2047 encoded words and quoted-printable decoded. */
+export function readableMail(m: ReceivedMail): { subject: string; text: string } {
+  const split = m.data.indexOf('\r\n\r\n');
+  const head = m.data.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = m.data.slice(split + 4);
+  const qp = (s: string) => Buffer.from(s.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  const rawSubject = /^Subject: (.*)$/im.exec(head)?.[1] ?? '';
+  const subject = rawSubject
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) => (enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : qp(text.replace(/_/g, ' '))));
+  const text = /content-transfer-encoding: quoted-printable/i.test(head) ? qp(body) : body;
+  return { subject, text };
+}

@@ -7,6 +7,7 @@ import { microsToUsd, usdToMicros } from '@/server/ledger/money';
 import type { LimitReset } from '@/server/ledger/reserve';
 import { spendInCurrentWindow } from '@/server/ledger/spend-window';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 
 /** Per-key rate limits: positive integers; null (or absent) = the server's RATE_LIMIT_RPM, no token limit. */
 export const rateLimitRpmField = z.number().int().min(1).max(1_000_000).describe('Requests per minute for this key; null = the server default (RATE_LIMIT_RPM)');
@@ -90,6 +91,12 @@ export function toApiKeyDto(k: ApiKeyRow) {
 }
 export type ApiKeyDto = ReturnType<typeof toApiKeyDto>;
 
+/** What the key.created event says of a key (server/webhooks/webhook-events.ts). */
+function keyCreatedData(k: ApiKeyRow) {
+  const dto = toApiKeyDto(k);
+  return { id: dto.id, name: dto.name, hint: dto.hint, user_id: dto.user_id, credit_limit: dto.credit_limit, limit_reset: dto.limit_reset, expires_at: dto.expires_at };
+}
+
 /** Creates a key; the secret is in the result and nowhere else, ever. */
 export async function createApiKey(params: { userId: string; input: CreateApiKeyInput }): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const input = createApiKeyInput.parse(params.input);
@@ -101,21 +108,23 @@ export async function createApiKey(params: { userId: string; input: CreateApiKey
   if (input.expires_at && input.expires_at.getTime() <= Date.now()) throw new AppError('bad_request', 'expires_at must be in the future');
 
   const secret = generateSecret(TOKEN_PREFIX.apiKey);
-  const row = await prisma.apiKey.create({
-    data: {
-      accountId,
-      userId: params.userId,
-      name: input.name,
-      keyHash: hashSecret(secret),
-      hint: secretHint(secret, TOKEN_PREFIX.apiKey),
-      creditLimitMicros: input.credit_limit == null ? null : usdToMicros(input.credit_limit),
-      limitReset: input.limit_reset.toUpperCase() as 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY',
-      expiresAt: input.expires_at ?? null,
-      allowedModels: input.allowed_models,
-      rateLimitRpm: input.rate_limit_rpm ?? null,
-      rateLimitTpm: input.rate_limit_tpm ?? null,
-    },
-    select: apiKeySelect,
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: {
+        accountId,
+        userId: params.userId,
+        name: input.name,
+        keyHash: hashSecret(secret),
+        hint: secretHint(secret, TOKEN_PREFIX.apiKey),
+        creditLimitMicros: input.credit_limit == null ? null : usdToMicros(input.credit_limit),
+        limitReset: input.limit_reset.toUpperCase() as 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY',
+        expiresAt: input.expires_at ?? null,
+        allowedModels: input.allowed_models,
+      },
+      select: apiKeySelect,
+    });
+    await recordAccountEvent(tx, { accountId, type: 'key.created', data: { api_key: keyCreatedData(created) } });
+    return created;
   });
   return { key: secret, apiKey: toApiKeyDto(row) };
 }

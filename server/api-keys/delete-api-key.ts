@@ -1,4 +1,5 @@
 import { db } from '@/server/db';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 import { findManageableApiKeyOrThrow } from './find-manageable-api-key';
 
 /**
@@ -10,5 +11,11 @@ import { findManageableApiKeyOrThrow } from './find-manageable-api-key';
 export async function deleteApiKey(p: { userId: string; keyId: string; withinAccountId?: string }): Promise<void> {
   const key = await findManageableApiKeyOrThrow(p);
   const prisma = await db();
-  await prisma.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
+  await prisma.$transaction(async (tx) => {
+    const deleted = await tx.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
+    // Only the call that deleted it reports it (two concurrent deletions: one event).
+    if (deleted.count === 1) {
+      await recordAccountEvent(tx, { accountId: key.accountId, type: 'key.deleted', data: { api_key: { id: key.id, name: key.name, hint: key.hint, user_id: key.userId }, deleted_by: p.userId, reason: 'deleted' } });
+    }
+  });
 }

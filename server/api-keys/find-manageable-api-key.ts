@@ -8,6 +8,8 @@ import { assertAccountAccess } from '@/server/organizations/assert-account-acces
 
 export interface ManageableApiKey {
   id: string;
+  name: string;
+  hint: string;
   userId: string;
   accountId: string;
 }
@@ -25,7 +27,7 @@ export interface ManageableApiKeyQuery {
  */
 export async function findManageableApiKeyOrThrow(p: ManageableApiKeyQuery): Promise<ManageableApiKey> {
   const prisma = await db();
-  const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, userId: true, accountId: true, deletedAt: true } });
+  const key = await prisma.apiKey.findUnique({ where: { id: p.keyId }, select: { id: true, name: true, hint: true, userId: true, accountId: true, deletedAt: true } });
   if (!key || key.deletedAt || (p.withinAccountId !== undefined && key.accountId !== p.withinAccountId)) throw new AppError('not_found', 'API key not found');
   if (key.userId !== p.userId) {
     // Someone else's key: allowed only to organization admins; strangers learn nothing (404).
@@ -33,5 +35,5 @@ export async function findManageableApiKeyOrThrow(p: ManageableApiKeyQuery): Pro
       throw err.code === 'forbidden' ? err : new AppError('not_found', 'API key not found');
     });
   }
-  return { id: key.id, userId: key.userId, accountId: key.accountId };
+  return { id: key.id, name: key.name, hint: key.hint, userId: key.userId, accountId: key.accountId };
 }

@@ -4,6 +4,7 @@
 // the reason (settle-payment.ts). A cool-down between top-ups stops a loop when usage outruns them.
 import { randomBytes } from 'node:crypto';
 import { db } from '@/server/db';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 import { chargeSavedCard } from './charge-saved-card';
 import { STALE_IN_FLIGHT_MS } from './maybe-trigger-auto-top-up';
 import { MICROS_PER_CENT } from './billing-inputs';
@@ -21,7 +22,11 @@ export async function chargeAutoTopUp(accountId: string): Promise<{ paymentId: s
   const prisma = await db();
   const method = await defaultPaymentMethodRow(accountId, provider.name);
   if (!method) {
-    await prisma.autoTopUp.updateMany({ where: { accountId, enabled: true, inFlightPaymentId: null }, data: { enabled: false, disabledReason: 'No saved payment method to charge' } });
+    const reason = 'No saved payment method to charge';
+    await prisma.$transaction(async (tx) => {
+      const disabled = await tx.autoTopUp.updateMany({ where: { accountId, enabled: true, inFlightPaymentId: null }, data: { enabled: false, disabledReason: reason } });
+      if (disabled.count > 0) await recordAccountEvent(tx, { accountId, type: 'auto_top_up.failed', data: { reason, payment_id: null } });
+    });
     return null;
   }
   const paymentId = newPaymentId();

@@ -10,6 +10,8 @@ import { postLedgerEntry } from '@/server/ledger/post-ledger-entry';
 import type { InvoiceSnapshot, PaymentProvider } from './payment-provider';
 import { lockedPaymentSelect, notePayment, transitionPayment } from './payment-transitions';
 import { syncSubscription } from './sync-subscription';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
+import { paymentRef } from '@/server/webhooks/webhook-events';
 
 const CREDIT_GRANTING_REASONS = ['subscription_create', 'subscription_cycle'];
 
@@ -52,9 +54,12 @@ export async function recordInvoicePaid(inv: InvoiceSnapshot, o: { provider: Pay
         select: lockedPaymentSelect,
       });
       await tx.paymentEvent.create({ data: { paymentId: payment.id, toStatus: 'SUCCEEDED', reason: `invoice paid (${inv.billingReason}, ${seats} seats)`, providerEventId: eventId } });
+      await recordAccountEvent(tx, { accountId: sub.organizationId, type: 'payment.succeeded', data: { payment: paymentRef(payment) } });
     } else if (payment.status === 'FAILED' || payment.status === 'PENDING') {
       // A retried invoice that failed before.
-      await transitionPayment(tx, payment, 'SUCCEEDED', { reason: 'invoice paid after a failed attempt', providerEventId: eventId, data: { creditedAt: new Date(), failureReason: null } });
+      if (await transitionPayment(tx, payment, 'SUCCEEDED', { reason: 'invoice paid after a failed attempt', providerEventId: eventId, data: { creditedAt: new Date(), failureReason: null } })) {
+        await recordAccountEvent(tx, { accountId: sub.organizationId, type: 'payment.succeeded', data: { payment: paymentRef(payment) } });
+      }
     }
     if (credit > 0n) {
       await postLedgerEntry(tx, {
@@ -85,9 +90,10 @@ export async function recordInvoiceFailed(inv: InvoiceSnapshot, o: { provider: P
         accountId: sub.organizationId, provider: o.provider.name, kind: 'SUBSCRIPTION', status: 'FAILED', creditMicros: 0n, amountCents: inv.amountDueCents,
         currency: inv.currency, providerPaymentId: inv.id, idempotencyKey: key, failureReason: reason, receiptUrl: inv.hostedUrl,
       },
-      select: { id: true },
+      select: lockedPaymentSelect,
     });
     await tx.paymentEvent.create({ data: { paymentId: payment.id, toStatus: 'FAILED', reason, providerEventId: eventId } });
+    await recordAccountEvent(tx, { accountId: sub.organizationId, type: 'payment.failed', data: { payment: paymentRef(payment), reason: reason.slice(0, 500) } });
     await tx.subscriptionChange.create({ data: { subscriptionId: sub.id, organizationId: sub.organizationId, kind: 'payment_failed', fromPlanId: sub.planId, providerEventId: eventId } });
   });
 }

@@ -7,6 +7,8 @@ import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry, type Tx } from '@/server/ledger/post-ledger-entry';
 import { CREDITED_STATES, lockPayment, notePayment, transitionPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
 import { reverseRefundedShare } from './reverse-payment';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
+import { paymentRef } from '@/server/webhooks/webhook-events';
 
 export interface SettleOutcome {
   paymentId: string;
@@ -51,6 +53,7 @@ export async function markPaymentSucceeded(input: SucceededInput): Promise<Settl
     // A refund reported before the success (out-of-order delivery) is reversed now.
     if (p.refundedCents > 0) await reverseRefundedShare(tx, p, input.providerEventId ?? null);
     await releaseAutoTopUp(tx, p.id, null);
+    await recordAccountEvent(tx, { accountId: p.accountId, type: 'payment.succeeded', data: { payment: paymentRef(p) } });
     return { paymentId: p.id, status: p.status, credited: true };
   });
 }
@@ -71,8 +74,11 @@ export async function markPaymentFailed(input: FailedInput): Promise<SettleOutco
     if (!p) return null;
     const to = input.status ?? 'FAILED';
     const data = { failureReason: input.reason.slice(0, 500), ...(!p.providerPaymentId && input.providerPaymentId ? { providerPaymentId: input.providerPaymentId } : {}) };
-    if (p.status === 'PENDING') await transitionPayment(tx, p, to, { reason: input.reason, providerEventId: input.providerEventId, data });
-    await releaseAutoTopUp(tx, p.id, `Top-up payment ${to === 'CANCELED' ? 'canceled' : 'failed'}: ${input.reason}`);
+    const failedNow = p.status === 'PENDING' && (await transitionPayment(tx, p, to, { reason: input.reason, providerEventId: input.providerEventId, data }));
+    // A canceled payment (an abandoned checkout) is no failure to report; a declined one is.
+    if (failedNow && to === 'FAILED') await recordAccountEvent(tx, { accountId: p.accountId, type: 'payment.failed', data: { payment: paymentRef(p), reason: input.reason.slice(0, 500) } });
+    const disabled = await releaseAutoTopUp(tx, p.id, `Top-up payment ${to === 'CANCELED' ? 'canceled' : 'failed'}: ${input.reason}`);
+    if (disabled) await recordAccountEvent(tx, { accountId: p.accountId, type: 'auto_top_up.failed', data: { reason: input.reason.slice(0, 500), payment_id: p.id } });
     return { paymentId: p.id, status: p.status, credited: false };
   });
 }
@@ -92,13 +98,15 @@ export async function notePendingPayment(input: { ref: PaymentRef; reason: strin
 
 /**
  * A resolved auto top-up frees the account for the next one; a failed one also switches auto top-up off
- * with the reason, so a bad card is not charged again and again.
+ * with the reason, so a bad card is not charged again and again. True when a failure switched it off (once:
+ * the in-flight payment id is cleared with it).
  */
-async function releaseAutoTopUp(tx: Tx, paymentId: string, failure: string | null): Promise<void> {
-  await tx.autoTopUp.updateMany({
+async function releaseAutoTopUp(tx: Tx, paymentId: string, failure: string | null): Promise<boolean> {
+  const released = await tx.autoTopUp.updateMany({
     where: { inFlightPaymentId: paymentId },
     data: failure ? { inFlightPaymentId: null, enabled: false, disabledReason: failure.slice(0, 500) } : { inFlightPaymentId: null },
   });
+  return failure !== null && released.count > 0;
 }
 
 export function assertFound<T>(v: T | null, what = 'Payment'): T {

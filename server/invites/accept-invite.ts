@@ -11,6 +11,7 @@ import { lockOrganizations } from '@/server/organizations/lock-organization';
 import { memberSelect, toMemberDto, type MemberDto } from '@/server/organizations/member-dto';
 import { defaultMemberLimit } from '@/server/organizations/member-limit';
 import { organizationSeatLimit } from '@/server/organizations/seat-limit';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 
 export const acceptInviteInput = z.object({ token: safeString().trim().min(1, 'token is required').max(200) });
 export type AcceptInviteInput = z.input<typeof acceptInviteInput>;
@@ -63,6 +64,7 @@ export async function acceptInvite(p: { userId: string; input: AcceptInviteInput
       select: memberSelect,
     });
     await tx.invite.update({ where: { id: invite.id }, data: { status: 'ACCEPTED', acceptedById: p.userId, acceptedAt: now } });
+    await recordAccountEvent(tx, { accountId: invite.organization.id, type: 'member.joined', data: { member: { user_id: p.userId, email: user.email, role: invite.role.toLowerCase() }, via: 'invite' } });
     return { organization: invite.organization, member: toMemberDto(member) };
   });
 }

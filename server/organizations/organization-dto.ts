@@ -8,6 +8,12 @@ export const slugSchema = safeString()
   .toLowerCase()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/, 'slug: 1–48 lowercase letters, digits and dashes, not starting or ending with a dash');
 
+/** The balance.low alert's threshold, an account setting (organizations' settings and personal users' settings). */
+export const lowBalanceUsd = usdNumber({ min: 0, max: 1_000_000, decimals: 2, exclusiveMin: true })
+  .nullable()
+  .optional()
+  .describe('USD: the balance.low alert (webhooks and email) is sent when the balance falls below this; null turns it off');
+
 /** Organization-wide defaults. Strict: an unknown setting is a 400, not silently stored. */
 export const organizationSettingsSchema = z.strictObject({
   default_model: safeString().min(1).max(200).nullable().optional().describe('Model the first-party clients preselect'),
@@ -22,6 +28,7 @@ export const organizationSettingsSchema = z.strictObject({
     .nullable()
     .optional()
     .describe('When that default limit’s window restarts (UTC day, ISO week, month); null or absent = never'),
+  low_balance_usd: lowBalanceUsd,
 });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 

@@ -26,6 +26,8 @@ export const PERMISSIONS = {
   'billing:manage': ['OWNER', 'BILLING'],
   'plan:manage': ['OWNER', 'BILLING'],
   'chat:use': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
+  /** Webhooks (their URLs, events and delivery log). */
+  'webhooks:manage': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 import { lockOrganizations } from './lock-organization';
 import { roleAllows, type Role } from './permissions';
 
@@ -46,10 +47,19 @@ export async function removeMembers(p: { organizationId: string; actor: { userId
     const now = new Date();
     const removed: RemoveMembersResult['removed'] = [];
     for (const m of members) {
-      const keys = await tx.apiKey.updateMany({ where: { accountId: p.organizationId, userId: m.user.id, deletedAt: null }, data: { deletedAt: now, deletedById: p.actor.userId } });
+      const live = await tx.apiKey.findMany({ where: { accountId: p.organizationId, userId: m.user.id, deletedAt: null }, select: { id: true, name: true, hint: true } });
+      const keys = await tx.apiKey.updateMany({ where: { id: { in: live.map((k) => k.id) }, deletedAt: null }, data: { deletedAt: now, deletedById: p.actor.userId } });
       if (m.user.activeAccountId === p.organizationId) await tx.user.update({ where: { id: m.user.id }, data: { activeAccountId: m.user.personalAccountId } });
       await tx.membership.delete({ where: { id: m.id } });
       removed.push({ user_id: m.user.id, email: m.user.email, revoked_api_keys: keys.count });
+      for (const k of live) {
+        await recordAccountEvent(tx, { accountId: p.organizationId, type: 'key.deleted', data: { api_key: { ...k, user_id: m.user.id }, deleted_by: p.actor.userId, reason: 'member_removed' } });
+      }
+      await recordAccountEvent(tx, {
+        accountId: p.organizationId,
+        type: 'member.removed',
+        data: { member: { user_id: m.user.id, email: m.user.email, role: m.role.toLowerCase() }, removed_by: p.actor.userId, revoked_api_keys: keys.count },
+      });
     }
     return { removed, revoked_api_keys: removed.reduce((n, r) => n + r.revoked_api_keys, 0) };
   });

@@ -6,6 +6,7 @@
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { countOwners, lockOrganizations } from '@/server/organizations/lock-organization';
+import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 
 export interface DeletedUserDto {
   deleted: true;
@@ -20,7 +21,7 @@ export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto>
   return prisma.$transaction(async (tx) => {
     const user = await tx.user.findUnique({
       where: { id: p.userId },
-      select: { id: true, personalAccountId: true, memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } } },
+      select: { id: true, email: true, personalAccountId: true, memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } } },
     });
     if (!user) throw new AppError('unauthorized', 'This credential belongs to a deleted user');
     const owned = user.memberships.filter((m) => m.role === 'OWNER');
@@ -36,6 +37,15 @@ export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto>
     }
     const revokedKeys = await tx.apiKey.count({ where: { userId: user.id, deletedAt: null } });
     const revokedTokens = await tx.authToken.count({ where: { userId: user.id, revokedAt: null } });
+    // The organizations hear of it as of a member leaving (webhooks), with the keys that stop working.
+    const organizationKeys = await tx.apiKey.findMany({ where: { userId: user.id, deletedAt: null, accountId: { in: user.memberships.map((m) => m.organizationId) } }, select: { id: true, name: true, hint: true, accountId: true } });
+    for (const m of user.memberships) {
+      const keys = organizationKeys.filter((k) => k.accountId === m.organizationId);
+      for (const k of keys) {
+        await recordAccountEvent(tx, { accountId: m.organizationId, type: 'key.deleted', data: { api_key: { id: k.id, name: k.name, hint: k.hint, user_id: user.id }, deleted_by: user.id, reason: 'member_removed' } });
+      }
+      await recordAccountEvent(tx, { accountId: m.organizationId, type: 'member.removed', data: { member: { user_id: user.id, email: user.email, role: m.role.toLowerCase() }, removed_by: user.id, revoked_api_keys: keys.length } });
+    }
     await tx.remoteConfig.deleteMany({ where: { scope: 'USER', scopeId: user.id } });
     await tx.user.delete({ where: { id: user.id } });
     await tx.account.update({ where: { id: user.personalAccountId }, data: { name: 'Deleted user' } });

@@ -1,24 +1,34 @@
-// PATCH /api/v1/users/me: the profile fields a user may change themselves. Everything else (email and its
+// PATCH /api/v1/users/me: the profile fields a user may change themselves, and their personal account's settings. Everything else (email and its
 // verification, roles, balances) is refused by the strict schema with a 400 naming the field.
 import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
-import { profileSelect, toProfileDto, type ProfileDto } from './get-user-profile';
+import { profileSelect, toProfileDto, userSettingsSchema, type ProfileDto } from './get-user-profile';
 
 export const updateUserProfileInput = z
   .strictObject({
     name: safeString().trim().min(1, 'Name must not be empty').max(100).optional(),
     image: z.url({ protocol: /^https?$/, message: 'image must be an http(s) URL' }).max(2000).nullable().optional(),
+    settings: userSettingsSchema.optional().describe('Settings of your personal account; merged key by key, null clears one'),
   })
-  .refine((v) => v.name !== undefined || v.image !== undefined, 'Nothing to update: send name and/or image');
+  .refine((v) => v.name !== undefined || v.image !== undefined || v.settings !== undefined, 'Nothing to update: send name, image and/or settings');
 export type UpdateUserProfileInput = z.input<typeof updateUserProfileInput>;
 
 export async function updateUserProfile(p: { userId: string; input: UpdateUserProfileInput }): Promise<ProfileDto> {
   const input = updateUserProfileInput.parse(p.input);
   const prisma = await db();
+  let settings: Record<string, unknown> | undefined;
+  if (input.settings) {
+    const current = await prisma.user.findUnique({ where: { id: p.userId }, select: { settings: true } });
+    settings = { ...((current?.settings as Record<string, unknown>) ?? {}) };
+    for (const [k, v] of Object.entries(input.settings)) {
+      if (v === null) delete settings[k];
+      else if (v !== undefined) settings[k] = v;
+    }
+  }
   const user = await prisma.user.update({
     where: { id: p.userId },
-    data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.image !== undefined ? { image: input.image } : {}) },
+    data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.image !== undefined ? { image: input.image } : {}), ...(settings ? { settings: settings as object } : {}) },
     select: profileSelect,
   });
   return toProfileDto(user);

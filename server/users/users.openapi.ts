@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '@/server/http/openapi/registry';
 import { acceptTermsInput } from './accept-terms';
 import { setActiveAccountInput } from './set-active-account';
+import { userSettingsSchema } from './get-user-profile';
 import { updateUserProfileInput } from './update-user-profile';
 
 export const profileSchema = z
@@ -18,6 +19,7 @@ export const profileSchema = z
     terms_current_version: z.string(),
     requires_terms_acceptance: z.boolean(),
     organizations: z.array(z.object({ id: z.string(), name: z.string(), slug: z.string(), role: z.enum(['owner', 'admin', 'billing', 'member']) })),
+    settings: userSettingsSchema.describe("Your personal account's settings"),
     created_at: z.string(),
   })
   .meta({ id: 'UserProfile' });
@@ -38,8 +40,8 @@ defineEndpoint({ method: 'get', path: '/users/me', summary: 'Your profile', tags
 defineEndpoint({
   method: 'patch',
   path: '/users/me',
-  summary: 'Update your profile (name, image)',
-  description: 'Only name and image; any other field (email, roles, balances…) is a 400.',
+  summary: 'Update your profile (name, image) and personal settings',
+  description: 'Only name, image and settings (`low_balance_usd`: the balance.low alert of your personal account); any other field (email, roles, balances…) is a 400.',
   tags,
   body: updateUserProfileInput,
   response: profileSchema,

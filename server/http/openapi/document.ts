@@ -18,6 +18,7 @@ import '@/server/formats/openai-responses/responses.openapi';
 import '@/server/formats/anthropic-messages/messages.openapi';
 import '@/server/embeddings/embeddings.openapi';
 import '@/server/provider-keys/provider-keys.openapi';
+import '@/server/webhooks/webhooks.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {

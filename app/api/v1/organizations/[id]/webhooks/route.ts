@@ -1,0 +1,22 @@
+import { apiRoute, parseBody } from '@/server/http/api-route';
+import { authorizeOrganization } from '@/server/http/authorize';
+import { createWebhook, createWebhookInput } from '@/server/webhooks/create-webhook';
+import { listWebhooks } from '@/server/webhooks/list-webhooks';
+
+export const dynamic = 'force-dynamic';
+
+// An organization's webhooks: owners and admins (webhooks:manage).
+
+export const GET = apiRoute<{ id: string }>(async ({ principal, params }) => {
+  const accountId = (await authorizeOrganization(principal, params.id, 'webhooks:manage')).accountId;
+  return listWebhooks({ accountId });
+});
+
+/** The signing secret is in this answer only. */
+export const POST = apiRoute<{ id: string }>(
+  async ({ request, principal, params }) => {
+    const accountId = (await authorizeOrganization(principal, params.id, 'webhooks:manage')).accountId;
+    return createWebhook({ accountId, userId: principal.userId, input: await parseBody(request, createWebhookInput) });
+  },
+  { status: 201 },
+);
