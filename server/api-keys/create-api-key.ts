@@ -120,6 +120,8 @@ export async function createApiKey(params: { userId: string; input: CreateApiKey
         limitReset: input.limit_reset.toUpperCase() as 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY',
         expiresAt: input.expires_at ?? null,
         allowedModels: input.allowed_models,
+        rateLimitRpm: input.rate_limit_rpm ?? null,
+        rateLimitTpm: input.rate_limit_tpm ?? null,
       },
       select: apiKeySelect,
     });
