@@ -4,6 +4,7 @@ import { db } from '@/server/db';
 import { generateSecret, hashSecret, secretHint, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
 import { microsToUsd, usdToMicros } from '@/server/ledger/money';
+import { recordAudit } from '@/server/audit/record-audit';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
 
 export const createApiKeyInput = z.object({
@@ -69,6 +70,12 @@ export function toApiKeyDto(k: ApiKeyRow) {
 }
 export type ApiKeyDto = ReturnType<typeof toApiKeyDto>;
 
+/** A key as the audit log keeps it: its settings, not its running spend (which changes with every request). */
+export function apiKeyAuditView(k: ApiKeyRow) {
+  const { usage_in_window: _window, usage_total: _total, last_used_at: _lastUsed, ...settings } = toApiKeyDto(k);
+  return settings;
+}
+
 /** Creates a key; the secret is in the result and nowhere else, ever. */
 export async function createApiKey(params: { userId: string; input: CreateApiKeyInput }): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const input = createApiKeyInput.parse(params.input);
@@ -80,19 +87,23 @@ export async function createApiKey(params: { userId: string; input: CreateApiKey
   if (input.expires_at && input.expires_at.getTime() <= Date.now()) throw new AppError('bad_request', 'expires_at must be in the future');
 
   const secret = generateSecret(TOKEN_PREFIX.apiKey);
-  const row = await prisma.apiKey.create({
-    data: {
-      accountId,
-      userId: params.userId,
-      name: input.name,
-      keyHash: hashSecret(secret),
-      hint: secretHint(secret, TOKEN_PREFIX.apiKey),
-      creditLimitMicros: input.credit_limit == null ? null : usdToMicros(input.credit_limit),
-      limitReset: input.limit_reset.toUpperCase() as 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY',
-      expiresAt: input.expires_at ?? null,
-      allowedModels: input.allowed_models,
-    },
-    select: apiKeySelect,
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: {
+        accountId,
+        userId: params.userId,
+        name: input.name,
+        keyHash: hashSecret(secret),
+        hint: secretHint(secret, TOKEN_PREFIX.apiKey),
+        creditLimitMicros: input.credit_limit == null ? null : usdToMicros(input.credit_limit),
+        limitReset: input.limit_reset.toUpperCase() as 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY',
+        expiresAt: input.expires_at ?? null,
+        allowedModels: input.allowed_models,
+      },
+      select: apiKeySelect,
+    });
+    await recordAudit(tx, { accountId, action: 'api_key.create', target: { type: 'api_key', id: created.id }, after: apiKeyAuditView(created) });
+    return created;
   });
   return { key: secret, apiKey: toApiKeyDto(row) };
 }

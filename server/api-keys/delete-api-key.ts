@@ -1,6 +1,8 @@
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
+import { recordAudit } from '@/server/audit/record-audit';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
+import { apiKeyAuditView, apiKeySelect } from './create-api-key';
 
 /**
  * Deletes (revokes) a key. Effective on the very next request: authentication reads the key row on every
@@ -18,5 +20,10 @@ export async function deleteApiKey(p: { userId: string; keyId: string; withinAcc
       throw err.code === 'forbidden' ? err : new AppError('not_found', 'API key not found');
     });
   }
-  await prisma.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
+  await prisma.$transaction(async (tx) => {
+    const before = await tx.apiKey.findUnique({ where: { id: key.id }, select: apiKeySelect });
+    const deleted = await tx.apiKey.updateMany({ where: { id: key.id, deletedAt: null }, data: { deletedAt: new Date(), deletedById: p.userId } });
+    // A concurrent delete of the same key won: it is the one recorded.
+    if (deleted.count === 1 && before) await recordAudit(tx, { accountId: key.accountId, action: 'api_key.delete', target: { type: 'api_key', id: key.id }, before: apiKeyAuditView(before) });
+  });
 }

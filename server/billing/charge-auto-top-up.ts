@@ -4,7 +4,10 @@
 // the reason (settle-payment.ts). A cool-down between top-ups stops a loop when usage outruns them.
 import { randomBytes } from 'node:crypto';
 import { db } from '@/server/db';
+import { recordAudit } from '@/server/audit/record-audit';
+import { recordAutoTopUpDisabled } from './auto-top-up-settings';
 import { chargeSavedCard } from './charge-saved-card';
+import { auditPaymentSelect, paymentAuditView } from './payment-dto';
 import { STALE_IN_FLIGHT_MS } from './maybe-trigger-auto-top-up';
 import { MICROS_PER_CENT } from './billing-inputs';
 import { defaultPaymentMethodRow } from './payment-methods';
@@ -21,7 +24,11 @@ export async function chargeAutoTopUp(accountId: string): Promise<{ paymentId: s
   const prisma = await db();
   const method = await defaultPaymentMethodRow(accountId, provider.name);
   if (!method) {
-    await prisma.autoTopUp.updateMany({ where: { accountId, enabled: true, inFlightPaymentId: null }, data: { enabled: false, disabledReason: 'No saved payment method to charge' } });
+    const reason = 'No saved payment method to charge';
+    await prisma.$transaction(async (tx) => {
+      const off = await tx.autoTopUp.updateMany({ where: { accountId, enabled: true, inFlightPaymentId: null }, data: { enabled: false, disabledReason: reason } });
+      if (off.count > 0) await recordAutoTopUpDisabled(tx, accountId, reason);
+    });
     return null;
   }
   const paymentId = newPaymentId();
@@ -36,9 +43,11 @@ export async function chargeAutoTopUp(accountId: string): Promise<{ paymentId: s
       RETURNING t."amountMicros"`;
     if (rows.length === 0) return null;
     const amountCents = Number(rows[0].amountMicros / MICROS_PER_CENT);
-    await tx.payment.create({
+    const payment = await tx.payment.create({
       data: { id: paymentId, accountId, provider: provider.name, kind: 'AUTO_TOP_UP', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents, idempotencyKey: `auto-top-up:${paymentId}` },
+      select: auditPaymentSelect,
     });
+    await recordAudit(tx, { accountId, action: 'payment.create', target: { type: 'payment', id: paymentId }, after: paymentAuditView(payment), actor: { kind: 'system', via: 'system', label: 'auto top-up' } });
     await tx.paymentEvent.create({ data: { paymentId, toStatus: 'PENDING', reason: `auto top-up: balance below the threshold; charging ${method.brand} •••• ${method.last4}` } });
     return { amountCents };
   });

@@ -8,7 +8,7 @@ import { db } from '@/server/db';
 import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry } from '@/server/ledger/post-ledger-entry';
 import type { InvoiceSnapshot, PaymentProvider } from './payment-provider';
-import { lockedPaymentSelect, notePayment, transitionPayment } from './payment-transitions';
+import { lockedPaymentSelect, notePayment, recordPaymentAudit, transitionPayment } from './payment-transitions';
 import { syncSubscription } from './sync-subscription';
 
 const CREDIT_GRANTING_REASONS = ['subscription_create', 'subscription_cycle'];
@@ -52,6 +52,7 @@ export async function recordInvoicePaid(inv: InvoiceSnapshot, o: { provider: Pay
         select: lockedPaymentSelect,
       });
       await tx.paymentEvent.create({ data: { paymentId: payment.id, toStatus: 'SUCCEEDED', reason: `invoice paid (${inv.billingReason}, ${seats} seats)`, providerEventId: eventId } });
+      await recordPaymentAudit(tx, payment, 'payment.succeeded', null, { reason: `invoice paid (${inv.billingReason}, ${seats} seats)` });
     } else if (payment.status === 'FAILED' || payment.status === 'PENDING') {
       // A retried invoice that failed before.
       await transitionPayment(tx, payment, 'SUCCEEDED', { reason: 'invoice paid after a failed attempt', providerEventId: eventId, data: { creditedAt: new Date(), failureReason: null } });
@@ -85,9 +86,10 @@ export async function recordInvoiceFailed(inv: InvoiceSnapshot, o: { provider: P
         accountId: sub.organizationId, provider: o.provider.name, kind: 'SUBSCRIPTION', status: 'FAILED', creditMicros: 0n, amountCents: inv.amountDueCents,
         currency: inv.currency, providerPaymentId: inv.id, idempotencyKey: key, failureReason: reason, receiptUrl: inv.hostedUrl,
       },
-      select: { id: true },
+      select: lockedPaymentSelect,
     });
     await tx.paymentEvent.create({ data: { paymentId: payment.id, toStatus: 'FAILED', reason, providerEventId: eventId } });
+    await recordPaymentAudit(tx, payment, 'payment.failed', null, { reason });
     await tx.subscriptionChange.create({ data: { subscriptionId: sub.id, organizationId: sub.organizationId, kind: 'payment_failed', fromPlanId: sub.planId, providerEventId: eventId } });
   });
 }

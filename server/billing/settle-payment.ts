@@ -5,7 +5,8 @@ import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry, type Tx } from '@/server/ledger/post-ledger-entry';
-import { CREDITED_STATES, lockPayment, notePayment, transitionPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
+import { recordAutoTopUpDisabled } from './auto-top-up-settings';
+import { CREDITED_STATES, lockPayment, notePayment, transitionPayment, type LockedPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
 import { reverseRefundedShare } from './reverse-payment';
 
 export interface SettleOutcome {
@@ -50,7 +51,7 @@ export async function markPaymentSucceeded(input: SucceededInput): Promise<Settl
     });
     // A refund reported before the success (out-of-order delivery) is reversed now.
     if (p.refundedCents > 0) await reverseRefundedShare(tx, p, input.providerEventId ?? null);
-    await releaseAutoTopUp(tx, p.id, null);
+    await releaseAutoTopUp(tx, p, null);
     return { paymentId: p.id, status: p.status, credited: true };
   });
 }
@@ -72,7 +73,7 @@ export async function markPaymentFailed(input: FailedInput): Promise<SettleOutco
     const to = input.status ?? 'FAILED';
     const data = { failureReason: input.reason.slice(0, 500), ...(!p.providerPaymentId && input.providerPaymentId ? { providerPaymentId: input.providerPaymentId } : {}) };
     if (p.status === 'PENDING') await transitionPayment(tx, p, to, { reason: input.reason, providerEventId: input.providerEventId, data });
-    await releaseAutoTopUp(tx, p.id, `Top-up payment ${to === 'CANCELED' ? 'canceled' : 'failed'}: ${input.reason}`);
+    await releaseAutoTopUp(tx, p, `Top-up payment ${to === 'CANCELED' ? 'canceled' : 'failed'}: ${input.reason}`);
     return { paymentId: p.id, status: p.status, credited: false };
   });
 }
@@ -94,11 +95,12 @@ export async function notePendingPayment(input: { ref: PaymentRef; reason: strin
  * A resolved auto top-up frees the account for the next one; a failed one also switches auto top-up off
  * with the reason, so a bad card is not charged again and again.
  */
-async function releaseAutoTopUp(tx: Tx, paymentId: string, failure: string | null): Promise<void> {
-  await tx.autoTopUp.updateMany({
-    where: { inFlightPaymentId: paymentId },
+async function releaseAutoTopUp(tx: Tx, p: LockedPayment, failure: string | null): Promise<void> {
+  const released = await tx.autoTopUp.updateMany({
+    where: { inFlightPaymentId: p.id },
     data: failure ? { inFlightPaymentId: null, enabled: false, disabledReason: failure.slice(0, 500) } : { inFlightPaymentId: null },
   });
+  if (failure && released.count > 0) await recordAutoTopUpDisabled(tx, p.accountId, failure.slice(0, 500));
 }
 
 export function assertFound<T>(v: T | null, what = 'Payment'): T {

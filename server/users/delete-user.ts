@@ -3,6 +3,7 @@
 // it (cascades) their memberships, OAuth identities, API keys, account auth tokens and pending device
 // approvals, so every credential stops working on the next request. The personal billing account and its
 // ledger stay (financial records), anonymised and unreachable; a remaining balance is forfeited.
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { countOwners, lockOrganizations } from '@/server/organizations/lock-organization';
@@ -37,6 +38,14 @@ export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto>
     const revokedKeys = await tx.apiKey.count({ where: { userId: user.id, deletedAt: null } });
     const revokedTokens = await tx.authToken.count({ where: { userId: user.id, revokedAt: null } });
     await tx.remoteConfig.deleteMany({ where: { scope: 'USER', scopeId: user.id } });
+    // Recorded before the row goes, so the actor's label (the email) can still be read.
+    await recordAudit(tx, {
+      accountId: user.personalAccountId,
+      action: 'user.delete',
+      target: { type: 'user', id: user.id },
+      before: { id: user.id, organizations: user.memberships.map((m) => ({ id: m.organizationId, role: m.role.toLowerCase() })) },
+      after: { revoked_api_keys: revokedKeys, revoked_auth_tokens: revokedTokens },
+    });
     await tx.user.delete({ where: { id: user.id } });
     await tx.account.update({ where: { id: user.personalAccountId }, data: { name: 'Deleted user' } });
     return { deleted: true as const, id: user.id, revoked_api_keys: revokedKeys, revoked_auth_tokens: revokedTokens, left_organizations: user.memberships.length };
