@@ -8,6 +8,7 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientOf } from '@/server/audit/audit-actors';
 import { recordAudit } from '@/server/audit/record-audit';
+import { decideDeviceAuthorization } from '@/server/auth/decide-device-authorization';
 import { runCommand } from '@/server/cli/commands';
 import { db } from '@/server/db';
 import { handleCliRequest } from '@/server/http/internal-cli';
@@ -164,6 +165,28 @@ describeEachDatabase('Audit log', () => {
     expect(keyEntry).toMatchObject({ actor: { kind: 'operator', user_id: null, via: 'cli', label: expect.stringMatching(/ \(cli\)$/) }, target: { id: direct.data.id }, after: { name: 'From the shell', user_id: w.member.id } });
     const grant = entries.find((e: any) => e.action === 'credits.grant');
     expect(grant).toMatchObject({ actor: { kind: 'operator', via: 'cli', label: 'alice (cli)', ip: '127.0.0.1' }, after: { amount: 2.5, note: 'goodwill', kind: 'adjustment' } });
+  });
+
+  it('records tokens from the device flow as the approving user’s (the polling device has no credential), and their revocation', async () => {
+    const u = await testUser('device');
+    const code = await call('POST', '/auth/device/code', null, { client_name: 'Laptop CLI', client_kind: 'cli' });
+    await decideDeviceAuthorization({ userCode: code.body.user_code, userId: u.id, approve: true });
+    const issued = await call('POST', '/auth/device/token', null, { device_code: code.body.device_code }, from('198.51.100.77', 'switchboard-cli/0.1'));
+    expect(issued.status).toBe(200);
+    const tokenId = (await call('GET', '/auth/tokens', issued.body.token)).body.data.find((t: any) => t.device_name === 'Laptop CLI').id;
+    expect((await call('DELETE', `/auth/tokens/${tokenId}`, u.token, undefined, from('198.51.100.78', 'other'))).status).toBe(200);
+
+    const entries = (await call('GET', `/users/me/audit-log?target_id=${tokenId}`, u.token)).body.data.reverse();
+    expect(entries).toEqual([
+      expect.objectContaining({
+        action: 'auth_token.create',
+        account_id: u.personalAccountId,
+        actor: { kind: 'user', user_id: u.id, label: u.email, via: 'rest', ip: '198.51.100.77', user_agent: 'switchboard-cli/0.1' },
+        after: expect.objectContaining({ id: tokenId, device_name: 'Laptop CLI', client_kind: 'cli', hint: expect.stringMatching(/^sb-at-v1-/) }),
+      }),
+      expect.objectContaining({ action: 'auth_token.revoke', actor: expect.objectContaining({ kind: 'auth_token', user_id: u.id, ip: '198.51.100.78' }), before: expect.objectContaining({ id: tokenId }) }),
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(issued.body.token);
   });
 
   it('filters by action (exact or prefix), actor, target and time', async () => {
