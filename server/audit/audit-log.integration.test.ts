@@ -292,6 +292,16 @@ describeEachDatabase('Audit log', () => {
     expect((await log(w.organizationId, orgKey.body.key)).status).toBe(200);
   });
 
+  it('keeps the trail of a deleted user: their organizations see them leave, their personal account keeps the deletion', async () => {
+    const w = await organizationWorld('Departed');
+    expect((await call('DELETE', '/users/me', w.member.token, undefined, from('203.0.113.99', 'leaving'))).status).toBe(200);
+    const [left] = (await log(w.organizationId, w.owner.token, '?action=member.leave')).body.data;
+    expect(left).toMatchObject({ actor: { kind: 'auth_token', user_id: w.member.id, label: w.member.email, ip: '203.0.113.99' }, target: { id: w.member.id }, before: { email: w.member.email, role: 'member' } });
+    const prisma = await db();
+    const deleted = await prisma.auditLogEntry.findFirstOrThrow({ where: { accountId: w.member.personalAccountId, action: 'user.delete' } });
+    expect(deleted).toMatchObject({ actorUserId: w.member.id, actorLabel: w.member.email, after: { revoked_auth_tokens: 1 } });
+  });
+
   it('is append-only: the database refuses to change an entry', async () => {
     const w = await organizationWorld('Immutable');
     await call('PUT', `/organizations/${w.organizationId}`, w.owner.token, { name: 'Renamed' });

@@ -7,6 +7,7 @@ import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { countOwners, lockOrganizations } from '@/server/organizations/lock-organization';
+import { toMemberDto } from '@/server/organizations/member-dto';
 
 export interface DeletedUserDto {
   deleted: true;
@@ -21,7 +22,14 @@ export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto>
   return prisma.$transaction(async (tx) => {
     const user = await tx.user.findUnique({
       where: { id: p.userId },
-      select: { id: true, personalAccountId: true, memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } } },
+      select: {
+        id: true,
+        email: true,
+        name: true,
+        image: true,
+        personalAccountId: true,
+        memberships: { select: { organizationId: true, role: true, createdAt: true, organization: { select: { name: true } } } },
+      },
     });
     if (!user) throw new AppError('unauthorized', 'This credential belongs to a deleted user');
     const owned = user.memberships.filter((m) => m.role === 'OWNER');
@@ -46,6 +54,16 @@ export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto>
       before: { id: user.id, organizations: user.memberships.map((m) => ({ id: m.organizationId, role: m.role.toLowerCase() })) },
       after: { revoked_api_keys: revokedKeys, revoked_auth_tokens: revokedTokens },
     });
+    // Each organization loses a member with the user (the membership cascades): its own log says so.
+    for (const m of user.memberships) {
+      await recordAudit(tx, {
+        accountId: m.organizationId,
+        action: 'member.leave',
+        target: { type: 'member', id: user.id },
+        before: toMemberDto({ role: m.role, createdAt: m.createdAt, user }),
+        after: { reason: 'user deleted' },
+      });
+    }
     await tx.user.delete({ where: { id: user.id } });
     await tx.account.update({ where: { id: user.personalAccountId }, data: { name: 'Deleted user' } });
     return { deleted: true as const, id: user.id, revoked_api_keys: revokedKeys, revoked_auth_tokens: revokedTokens, left_organizations: user.memberships.length };
