@@ -1,5 +1,6 @@
 // CSV export of the filtered usage: pages through the same tRPC procedure as the table (200 rows a page,
 // up to 20,000 rows) and hands the browser a file.
+import { csvText } from '@/server/http/csv';
 import type { UsageRecord } from './usage-table';
 
 export const EXPORT_MAX_ROWS = 20_000;
@@ -9,23 +10,10 @@ const COLUMNS = [
   'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'error_code', 'app_title',
 ] as const;
 
-/**
- * One CSV cell. Numbers are written as they are; every text cell starting with a formula character (=, +, -, @,
- * tab, CR) gets a leading apostrophe, "-1+2" included: spreadsheets evaluate "-1+cmd|…" as a formula too, and text
- * such as X-Title, model names or error codes comes from whoever made the request.
- */
-function cell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
-  const s = String(v);
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export function usageCsv(rows: UsageRecord[], keyNames: Map<string, string>, memberNames?: Map<string, string>): string {
-  const lines = [COLUMNS.join(',')];
-  for (const r of rows) {
-    const values: Record<(typeof COLUMNS)[number], unknown> = {
+  return csvText(
+    COLUMNS,
+    rows.map((r): Record<(typeof COLUMNS)[number], unknown> => ({
       created_at: r.created_at,
       id: r.id,
       model: r.model,
@@ -43,10 +31,8 @@ export function usageCsv(rows: UsageRecord[], keyNames: Map<string, string>, mem
       ttft_ms: r.ttft_ms,
       error_code: r.error?.code,
       app_title: r.app_title,
-    };
-    lines.push(COLUMNS.map((c) => cell(values[c])).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
+    })),
+  );
 }
 
 export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8') {

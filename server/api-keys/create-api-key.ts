@@ -6,6 +6,7 @@ import { AppError } from '@/server/errors';
 import { microsToUsd, usdToMicros } from '@/server/ledger/money';
 import type { LimitReset } from '@/server/ledger/reserve';
 import { spendInCurrentWindow } from '@/server/ledger/spend-window';
+import { recordAudit } from '@/server/audit/record-audit';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 
@@ -97,6 +98,12 @@ function keyCreatedData(k: ApiKeyRow) {
   return { id: dto.id, name: dto.name, hint: dto.hint, user_id: dto.user_id, credit_limit: dto.credit_limit, limit_reset: dto.limit_reset, expires_at: dto.expires_at };
 }
 
+/** A key as the audit log keeps it: its settings, not its running spend (which changes with every request). */
+export function apiKeyAuditView(k: ApiKeyRow) {
+  const { usage_in_window: _window, usage_total: _total, last_used_at: _lastUsed, ...settings } = toApiKeyDto(k);
+  return settings;
+}
+
 /** Creates a key; the secret is in the result and nowhere else, ever. */
 export async function createApiKey(params: { userId: string; input: CreateApiKeyInput }): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const input = createApiKeyInput.parse(params.input);
@@ -126,6 +133,7 @@ export async function createApiKey(params: { userId: string; input: CreateApiKey
       select: apiKeySelect,
     });
     await recordAccountEvent(tx, { accountId, type: 'key.created', data: { api_key: keyCreatedData(created) } });
+    await recordAudit(tx, { accountId, action: 'api_key.create', target: { type: 'api_key', id: created.id }, after: apiKeyAuditView(created) });
     return created;
   });
   return { key: secret, apiKey: toApiKeyDto(row) };

@@ -4,14 +4,20 @@
 // bundle and Next's bundle are two copies of this module in one process (see ARCHITECTURE.md "runtime").
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-export type AuditActorKind = 'user' | 'api_key' | 'auth_token' | 'operator' | 'system';
+/** anonymous: a public REST route (the device flow's token poll) before anyone is known. */
+export type AuditActorKind = 'user' | 'api_key' | 'auth_token' | 'operator' | 'system' | 'anonymous';
 export type AuditVia = 'rest' | 'console' | 'cli' | 'system';
 
 export interface AuditActor {
   userId?: string;
   kind: AuditActorKind;
-  /** Email, or an API key's hint: readable after the actor is gone. */
+  /**
+   * Email, or an API key's hint: readable after the actor is gone. Left out by the edges (one query fewer per
+   * request), recordAudit looks it up in its transaction the first time an entry is written and keeps it here.
+   */
   label?: string;
+  /** The API key acting (kind api_key): its hint becomes the label. */
+  apiKeyId?: string;
   via: AuditVia;
   ip?: string;
   userAgent?: string;
@@ -33,4 +39,12 @@ export function withAuditActor<T>(actor: AuditActor, fn: () => T): T {
 /** The current actor; outside any edge (background jobs, webhooks from Stripe), the system. */
 export function currentAuditActor(): AuditActor {
   return storage().getStore() ?? { kind: 'system', via: 'system' };
+}
+
+/**
+ * Background work (auto top-ups after a settlement batch, sweeps) acts as the system even when a timer that
+ * started it was created inside a request: AsyncLocalStorage follows timers and promises.
+ */
+export function asSystem<T>(label: string, fn: () => T): T {
+  return withAuditActor({ kind: 'system', via: 'system', label }, fn);
 }

@@ -7,6 +7,7 @@
 // an API key of their personal account). An API key created for an organization acts for that organization,
 // not as its creator (server/http/authorize.ts): it never carries its creator's operator role, so a key handed
 // to a team's tool cannot administer the instance.
+import { recordAudit } from '@/server/audit/record-audit';
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { db } from '@/server/db';
 import { env } from '@/server/env';
@@ -46,6 +47,19 @@ export async function requireOperatorOrThrow(principal: Principal): Promise<void
 /** Sets or clears User.isOperator (the CLI's user:admin). ADMIN_EMAILS is not changed by this. */
 export async function setOperator(p: { email: string; operator: boolean }): Promise<{ id: string; email: string; is_operator: boolean; admin_email: boolean }> {
   const found = await findUserByEmailOrThrow(p.email);
-  const user = await (await db()).user.update({ where: { id: found.id }, data: { isOperator: p.operator }, select: { id: true, email: true, isOperator: true } });
+  const user = await (await db()).$transaction(async (tx) => {
+    const before = await tx.user.findUniqueOrThrow({ where: { id: found.id }, select: { isOperator: true } });
+    const updated = await tx.user.update({ where: { id: found.id }, data: { isOperator: p.operator }, select: { id: true, email: true, isOperator: true, personalAccountId: true } });
+    if (before.isOperator !== updated.isOperator) {
+      await recordAudit(tx, {
+        accountId: updated.personalAccountId,
+        action: p.operator ? 'user.operator_grant' : 'user.operator_revoke',
+        target: { type: 'user', id: updated.id },
+        before: { is_operator: before.isOperator },
+        after: { is_operator: updated.isOperator },
+      });
+    }
+    return updated;
+  });
   return { id: user.id, email: user.email, is_operator: user.isOperator, admin_email: isAdminEmail(user.email) };
 }

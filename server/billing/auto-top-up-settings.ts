@@ -1,6 +1,8 @@
 // Auto top-up settings of an account: off by default; when on, a charge that takes the balance below
 // `threshold` buys `amount` of credit with the saved card (maybe-trigger-auto-top-up.ts).
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
+import type { Tx } from '@/server/ledger/post-ledger-entry';
 import { microsToUsd, usdToMicros } from '@/server/ledger/money';
 import { autoTopUpInput, type AutoTopUpInput } from './billing-inputs';
 import { defaultPaymentMethodOrThrow, defaultPaymentMethodRow } from './payment-methods';
@@ -47,6 +49,28 @@ export async function updateAutoTopUp(p: { accountId: string; input: AutoTopUpIn
     ...(input.enabled ? { disabledReason: null } : {}),
   };
   const prisma = await db();
-  await prisma.autoTopUp.upsert({ where: { accountId: p.accountId }, create: { accountId: p.accountId, ...data }, update: data });
+  await prisma.$transaction(async (tx) => {
+    const before = await tx.autoTopUp.findUnique({ where: { accountId: p.accountId }, select: auditSelect });
+    const after = await tx.autoTopUp.upsert({ where: { accountId: p.accountId }, create: { accountId: p.accountId, ...data }, update: data, select: auditSelect });
+    await recordAudit(tx, { accountId: p.accountId, action: 'auto_top_up.update', target: { type: 'auto_top_up', id: p.accountId }, before: before ? autoTopUpAuditView(before) : null, after: autoTopUpAuditView(after) });
+  });
   return getAutoTopUp({ accountId: p.accountId });
+}
+
+const auditSelect = { enabled: true, thresholdMicros: true, amountMicros: true, disabledReason: true } as const;
+
+function autoTopUpAuditView(r: { enabled: boolean; thresholdMicros: bigint; amountMicros: bigint; disabledReason: string | null }) {
+  return { enabled: r.enabled, threshold: microsToUsd(r.thresholdMicros), amount: microsToUsd(r.amountMicros), disabled_reason: r.disabledReason };
+}
+
+/** Auto top-up switched itself off (a declined card, no card left): the system's change, recorded as one. */
+export async function recordAutoTopUpDisabled(tx: Tx, accountId: string, reason: string): Promise<void> {
+  await recordAudit(tx, {
+    accountId,
+    action: 'auto_top_up.disable',
+    target: { type: 'auto_top_up', id: accountId },
+    before: { enabled: true },
+    after: { enabled: false, disabled_reason: reason },
+    actor: { kind: 'system', via: 'system', label: 'auto top-up' },
+  });
 }

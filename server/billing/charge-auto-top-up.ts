@@ -5,7 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { db } from '@/server/db';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
+import { recordAudit } from '@/server/audit/record-audit';
+import { recordAutoTopUpDisabled } from './auto-top-up-settings';
 import { chargeSavedCard } from './charge-saved-card';
+import { auditPaymentSelect, paymentAuditView } from './payment-dto';
 import { STALE_IN_FLIGHT_MS } from './maybe-trigger-auto-top-up';
 import { MICROS_PER_CENT } from './billing-inputs';
 import { defaultPaymentMethodRow } from './payment-methods';
@@ -24,8 +27,11 @@ export async function chargeAutoTopUp(accountId: string): Promise<{ paymentId: s
   if (!method) {
     const reason = 'No saved payment method to charge';
     await prisma.$transaction(async (tx) => {
-      const disabled = await tx.autoTopUp.updateMany({ where: { accountId, enabled: true, inFlightPaymentId: null }, data: { enabled: false, disabledReason: reason } });
-      if (disabled.count > 0) await recordAccountEvent(tx, { accountId, type: 'auto_top_up.failed', data: { reason, payment_id: null } });
+      const off = await tx.autoTopUp.updateMany({ where: { accountId, enabled: true, inFlightPaymentId: null }, data: { enabled: false, disabledReason: reason } });
+      if (off.count > 0) {
+        await recordAutoTopUpDisabled(tx, accountId, reason);
+        await recordAccountEvent(tx, { accountId, type: 'auto_top_up.failed', data: { reason, payment_id: null } });
+      }
     });
     return null;
   }
@@ -41,9 +47,11 @@ export async function chargeAutoTopUp(accountId: string): Promise<{ paymentId: s
       RETURNING t."amountMicros"`;
     if (rows.length === 0) return null;
     const amountCents = Number(rows[0].amountMicros / MICROS_PER_CENT);
-    await tx.payment.create({
+    const payment = await tx.payment.create({
       data: { id: paymentId, accountId, provider: provider.name, kind: 'AUTO_TOP_UP', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents, idempotencyKey: `auto-top-up:${paymentId}` },
+      select: auditPaymentSelect,
     });
+    await recordAudit(tx, { accountId, action: 'payment.create', target: { type: 'payment', id: paymentId }, after: paymentAuditView(payment), actor: { kind: 'system', via: 'system', label: 'auto top-up' } });
     await tx.paymentEvent.create({ data: { paymentId, toStatus: 'PENDING', reason: `auto top-up: balance below the threshold; charging ${method.brand} •••• ${method.last4}` } });
     return { amountCents };
   });

@@ -1,11 +1,12 @@
 // Buy credits through a hosted checkout (Stripe Checkout, or the sandbox's page). The payment is recorded
 // as PENDING first and its id travels in the session's metadata; credit is added only when the provider
 // reports the session paid (fulfil-checkout.ts).
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { checkoutInput, MICROS_PER_CENT, toCents, type CheckoutInput } from './billing-inputs';
 import { ensureCustomer } from './ensure-customer';
 import { paymentProvider } from './payment-provider';
-import { paymentSelect, toPaymentDto, type PaymentDto } from './payment-dto';
+import { auditPaymentSelect, paymentAuditView, paymentSelect, toPaymentDto, type PaymentDto } from './payment-dto';
 import { checkoutReturnUrls } from './return-urls';
 import { markPaymentFailed } from './settle-payment';
 
@@ -22,11 +23,15 @@ export async function createCreditCheckout(p: { accountId: string; userId: strin
   const customerId = await ensureCustomer(provider, p.accountId);
   const amountCents = toCents(input.amount);
   const prisma = await db();
-  const created = await prisma.payment.create({
-    data: { accountId: p.accountId, userId: p.userId, provider: provider.name, kind: 'CHECKOUT', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents },
-    select: { id: true },
+  const created = await prisma.$transaction(async (tx) => {
+    const row = await tx.payment.create({
+      data: { accountId: p.accountId, userId: p.userId, provider: provider.name, kind: 'CHECKOUT', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents },
+      select: auditPaymentSelect,
+    });
+    await tx.paymentEvent.create({ data: { paymentId: row.id, toStatus: 'PENDING', reason: 'checkout started' } });
+    await recordAudit(tx, { accountId: p.accountId, action: 'payment.create', target: { type: 'payment', id: row.id }, after: paymentAuditView(row) });
+    return row;
   });
-  await prisma.paymentEvent.create({ data: { paymentId: created.id, toStatus: 'PENDING', reason: 'checkout started' } });
   let session;
   try {
     session = await provider.createCheckoutSession({

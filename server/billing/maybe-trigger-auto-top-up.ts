@@ -2,12 +2,18 @@
 // balance fell below their auto top-up threshold, start one top-up each. Cheap when nothing is due (one
 // indexed query for the whole batch) and never throws into the caller. The charging code is loaded only
 // when a top-up is actually due, so the settlement path does not load the payment SDK.
+import { asSystem } from '@/server/audit/audit-context';
 import { db } from '@/server/db';
 
 /** A top-up still in flight after this long belonged to a process that died mid-charge: resume it. */
 export const STALE_IN_FLIGHT_MS = 10 * 60_000;
 
-export async function maybeTriggerAutoTopUps(accountIds: Iterable<string>): Promise<void> {
+export function maybeTriggerAutoTopUps(accountIds: Iterable<string>): Promise<void> {
+  // The settlement batch that calls this may have been scheduled inside someone's request: a top-up is the system's.
+  return asSystem('auto top-up', () => triggerDue(accountIds));
+}
+
+async function triggerDue(accountIds: Iterable<string>): Promise<void> {
   const ids = [...new Set(accountIds)];
   if (ids.length === 0) return;
   try {

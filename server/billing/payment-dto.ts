@@ -67,6 +67,21 @@ export function toPaymentDto(p: PaymentRow) {
 }
 export type PaymentDto = ReturnType<typeof toPaymentDto>;
 
+export const auditPaymentSelect = { id: true, provider: true, kind: true, status: true, amountCents: true, creditMicros: true, refundedCents: true } as const;
+
+/** A payment as the audit log keeps it: what it is and where it stands, no provider references. */
+export function paymentAuditView(p: { id: string; provider: string; kind: string; status: string; amountCents: number; creditMicros: bigint; refundedCents: number }) {
+  return {
+    id: p.id,
+    provider: lower(p.provider),
+    kind: lower(p.kind),
+    status: lower(p.status),
+    amount_cents: p.amountCents,
+    credit: microsToUsd(p.creditMicros),
+    refunded_amount_cents: p.refundedCents,
+  };
+}
+
 export function toPaymentEventDto(e: { fromStatus: string | null; toStatus: string; reason: string | null; providerEventId: string | null; createdAt: Date }) {
   return {
     from_status: e.fromStatus ? lower(e.fromStatus) : null,

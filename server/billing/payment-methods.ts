@@ -1,5 +1,6 @@
 // The saved card of an account: set up through a checkout in setup mode (Stripe's or the sandbox's), stored
 // when the provider confirms it, and used for direct purchases, auto top-up and plan subscriptions.
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { ensureCustomer } from './ensure-customer';
@@ -54,6 +55,8 @@ export async function savePaymentMethod(p: { accountId: string; provider: Provid
     // Serialise default changes per account: the account row lock orders concurrent saves.
     await tx.$queryRaw`SELECT id FROM "Account" WHERE id = ${p.accountId} FOR UPDATE`;
     const fields = { brand: p.card.brand, last4: p.card.last4, expMonth: p.card.expMonth, expYear: p.card.expYear };
+    const existing = await tx.paymentMethod.findUnique({ where: { providerId: p.card.providerId }, select: { isDefault: true, deletedAt: true } });
+    const wasDefault = !!existing?.isDefault && !existing.deletedAt;
     const saved = await tx.paymentMethod.upsert({
       where: { providerId: p.card.providerId },
       create: { accountId: p.accountId, provider: p.provider, providerId: p.card.providerId, ...fields, isDefault: true },
@@ -61,7 +64,12 @@ export async function savePaymentMethod(p: { accountId: string; provider: Provid
       select: { ...methodSelect, accountId: true },
     });
     if (saved.accountId !== p.accountId) throw new AppError('conflict', 'This payment method belongs to another account');
+    const replaced = await tx.paymentMethod.findFirst({ where: { accountId: p.accountId, provider: p.provider, isDefault: true, id: { not: saved.id } }, select: methodSelect });
     await tx.paymentMethod.updateMany({ where: { accountId: p.accountId, provider: p.provider, isDefault: true, id: { not: saved.id } }, data: { isDefault: false } });
+    // The provider confirms the same card more than once (webhook and return page): a change is recorded once.
+    if (replaced || !wasDefault) {
+      await recordAudit(tx, { accountId: p.accountId, action: 'payment_method.set_default', target: { type: 'payment_method', id: saved.id }, before: replaced ? toPaymentMethodDto(replaced) : null, after: toPaymentMethodDto(saved) });
+    }
     return saved;
   });
   return toPaymentMethodDto(row);

@@ -7,7 +7,10 @@
 //      │  ▲         │                 │                 │
 //      ▼  │         └───────► DISPUTED ◄────────────────┘   (a won dispute goes back)
 //   FAILED / CANCELED   (a late success still wins: the money was taken, so it is credited)
+import { currentAuditActor, type AuditActor } from '@/server/audit/audit-context';
+import { recordAudit } from '@/server/audit/record-audit';
 import type { Tx } from '@/server/ledger/post-ledger-entry';
+import { paymentAuditView } from './payment-dto';
 
 export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELED' | 'REFUNDED' | 'PARTIALLY_REFUNDED' | 'DISPUTED';
 
@@ -75,13 +78,49 @@ export interface TransitionOptions {
   data?: { providerPaymentId?: string; receiptUrl?: string | null; creditedAt?: Date; failureReason?: string | null };
 }
 
+/**
+ * The actor of what a payment provider reports (a charge succeeded, a refund, a dispute): the system — its
+ * webhook's call when that is how we heard — even when we heard it while answering someone's request
+ * (a buyer polling the status of a checkout did not make it succeed).
+ */
+function providerActor(p: LockedPayment): AuditActor {
+  const current = currentAuditActor();
+  return current.kind === 'system' ? current : { kind: 'system', via: 'system', label: p.provider.toLowerCase() };
+}
+
+/**
+ * An audit entry for a payment (`payment.succeeded`, `payment.refund`…) with the payment before and as it is now.
+ * Refunds and dispute endings are recorded by reverse-payment.ts, which knows the amounts and outcomes.
+ */
+export async function recordPaymentAudit(tx: Tx, p: LockedPayment, action: string, before: LockedPayment | null, extra: Record<string, unknown> = {}): Promise<void> {
+  await recordAudit(tx, {
+    accountId: p.accountId,
+    action,
+    target: { type: 'payment', id: p.id },
+    before: before ? paymentAuditView(before) : undefined,
+    after: { ...paymentAuditView(p), ...extra },
+    actor: providerActor(p),
+  });
+}
+
+/** The transitions recorded as `payment.<status>` here; the others by the refund and dispute code. */
+const AUDITED_TRANSITIONS: Partial<Record<PaymentStatus, string>> = {
+  SUCCEEDED: 'payment.succeeded',
+  FAILED: 'payment.failed',
+  CANCELED: 'payment.canceled',
+  DISPUTED: 'payment.disputed',
+};
+
 /** Applies an allowed transition and records it; false (and nothing written) when not allowed. */
 export async function transitionPayment(tx: Tx, p: LockedPayment, to: PaymentStatus, o: TransitionOptions = {}): Promise<boolean> {
   if (p.status === to || !NEXT[p.status].includes(to)) return false;
+  const before = { ...p };
   await tx.payment.update({ where: { id: p.id }, data: { status: to, ...o.data } });
   await tx.paymentEvent.create({ data: { paymentId: p.id, fromStatus: p.status, toStatus: to, reason: o.reason ?? null, providerEventId: o.providerEventId ?? null } });
   p.status = to;
   if (o.data?.providerPaymentId) p.providerPaymentId = o.data.providerPaymentId;
+  const action = before.status === 'DISPUTED' ? undefined : AUDITED_TRANSITIONS[to];
+  if (action) await recordPaymentAudit(tx, p, action, before, o.reason ? { reason: o.reason } : {});
   return true;
 }
 

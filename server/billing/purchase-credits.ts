@@ -3,6 +3,7 @@
 // times or how concurrently the request is sent. A decline or a card that needs 3-D Secure is a 402
 // that says why; nothing is credited.
 import { randomUUID } from 'node:crypto';
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { getBalanceOrThrow, toBalanceDto } from '@/server/ledger/balance';
@@ -10,7 +11,7 @@ import { MICROS_PER_CENT, purchaseInput, toCents, type PurchaseInput } from './b
 import { chargeSavedCard } from './charge-saved-card';
 import { defaultPaymentMethodOrThrow } from './payment-methods';
 import { paymentProvider } from './payment-provider';
-import { paymentSelect, toPaymentDto, type PaymentDto } from './payment-dto';
+import { paymentAuditView, paymentSelect, toPaymentDto, type PaymentDto } from './payment-dto';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 
@@ -31,11 +32,15 @@ export async function purchaseCredits(p: { accountId: string; userId: string; in
   let payment = await prisma.payment.findUnique({ where: { idempotencyKey }, select: paymentSelect });
   if (!payment) {
     try {
-      payment = await prisma.payment.create({
-        data: { accountId: p.accountId, userId: p.userId, provider: provider.name, kind: 'DIRECT', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents, idempotencyKey },
-        select: paymentSelect,
+      payment = await prisma.$transaction(async (tx) => {
+        const row = await tx.payment.create({
+          data: { accountId: p.accountId, userId: p.userId, provider: provider.name, kind: 'DIRECT', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents, idempotencyKey },
+          select: paymentSelect,
+        });
+        await tx.paymentEvent.create({ data: { paymentId: row.id, toStatus: 'PENDING', reason: `direct purchase with ${method.brand} •••• ${method.last4}` } });
+        await recordAudit(tx, { accountId: p.accountId, action: 'payment.create', target: { type: 'payment', id: row.id }, after: { ...paymentAuditView(row), card: `${method.brand} •••• ${method.last4}` } });
+        return row;
       });
-      await prisma.paymentEvent.create({ data: { paymentId: payment.id, toStatus: 'PENDING', reason: `direct purchase with ${method.brand} •••• ${method.last4}` } });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       payment = await prisma.payment.findUniqueOrThrow({ where: { idempotencyKey }, select: paymentSelect });

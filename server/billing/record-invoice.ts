@@ -8,7 +8,7 @@ import { db } from '@/server/db';
 import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry } from '@/server/ledger/post-ledger-entry';
 import type { InvoiceSnapshot, PaymentProvider } from './payment-provider';
-import { lockedPaymentSelect, notePayment, transitionPayment } from './payment-transitions';
+import { lockedPaymentSelect, notePayment, recordPaymentAudit, transitionPayment } from './payment-transitions';
 import { syncSubscription } from './sync-subscription';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 import { paymentRef } from '@/server/webhooks/webhook-events';
@@ -55,6 +55,7 @@ export async function recordInvoicePaid(inv: InvoiceSnapshot, o: { provider: Pay
       });
       await tx.paymentEvent.create({ data: { paymentId: payment.id, toStatus: 'SUCCEEDED', reason: `invoice paid (${inv.billingReason}, ${seats} seats)`, providerEventId: eventId } });
       await recordAccountEvent(tx, { accountId: sub.organizationId, type: 'payment.succeeded', data: { payment: paymentRef(payment) } });
+      await recordPaymentAudit(tx, payment, 'payment.succeeded', null, { reason: `invoice paid (${inv.billingReason}, ${seats} seats)` });
     } else if (payment.status === 'FAILED' || payment.status === 'PENDING') {
       // A retried invoice that failed before.
       if (await transitionPayment(tx, payment, 'SUCCEEDED', { reason: 'invoice paid after a failed attempt', providerEventId: eventId, data: { creditedAt: new Date(), failureReason: null } })) {
@@ -94,6 +95,7 @@ export async function recordInvoiceFailed(inv: InvoiceSnapshot, o: { provider: P
     });
     await tx.paymentEvent.create({ data: { paymentId: payment.id, toStatus: 'FAILED', reason, providerEventId: eventId } });
     await recordAccountEvent(tx, { accountId: sub.organizationId, type: 'payment.failed', data: { payment: paymentRef(payment), reason: reason.slice(0, 500) } });
+    await recordPaymentAudit(tx, payment, 'payment.failed', null, { reason });
     await tx.subscriptionChange.create({ data: { subscriptionId: sub.id, organizationId: sub.organizationId, kind: 'payment_failed', fromPlanId: sub.planId, providerEventId: eventId } });
   });
 }

@@ -8,7 +8,7 @@
 import { db } from '@/server/db';
 import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry, type Tx } from '@/server/ledger/post-ledger-entry';
-import { CREDITED_STATES, creditShare, lockPayment, notePayment, transitionPayment, type LockedPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
+import { CREDITED_STATES, creditShare, lockPayment, notePayment, recordPaymentAudit, transitionPayment, type LockedPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
 
 async function reversedByKind(tx: Tx, paymentId: string, kind: 'REFUND' | 'DISPUTE' | 'DISPUTE_REVERSAL'): Promise<bigint> {
   const agg = await tx.ledgerEntry.aggregate({ where: { paymentId, kind }, _sum: { paidMicros: true } });
@@ -38,17 +38,21 @@ export async function applyRefund(input: { ref: PaymentRef; refundedCents: numbe
   return prisma.$transaction(async (tx) => {
     const p = await lockPayment(tx, input.ref);
     if (!p) return null;
+    const before = { ...p };
     const refunded = Math.min(p.amountCents, Math.max(p.refundedCents, input.refundedCents));
     if (refunded !== p.refundedCents) {
       await tx.payment.update({ where: { id: p.id }, data: { refundedCents: refunded } });
       p.refundedCents = refunded;
     }
     // Not credited yet (the success is still on its way): the refund is applied when it arrives.
-    if (!CREDITED_STATES.includes(p.status)) return p.status;
-    await reverseRefundedShare(tx, p, input.providerEventId ?? null);
-    const reason = `refunded ${refunded} of ${p.amountCents} cents`;
-    if (p.status === 'DISPUTED') await notePayment(tx, p, reason, input.providerEventId);
-    else await transitionPayment(tx, p, statusAfterRefunds(p), { reason, providerEventId: input.providerEventId });
+    if (CREDITED_STATES.includes(p.status)) {
+      await reverseRefundedShare(tx, p, input.providerEventId ?? null);
+      const reason = `refunded ${refunded} of ${p.amountCents} cents`;
+      if (p.status === 'DISPUTED') await notePayment(tx, p, reason, input.providerEventId);
+      else await transitionPayment(tx, p, statusAfterRefunds(p), { reason, providerEventId: input.providerEventId });
+    }
+    // Once per change of the running total, however often the provider repeats it.
+    if (refunded !== before.refundedCents) await recordPaymentAudit(tx, p, 'payment.refund', before);
     return p.status;
   });
 }
@@ -95,8 +99,11 @@ export async function closeDispute(input: { ref: PaymentRef; disputeId: string; 
   return prisma.$transaction(async (tx) => {
     const p = await lockPayment(tx, input.ref);
     if (!p) return null;
+    const before = { ...p };
+    const audit = () => recordPaymentAudit(tx, p, 'payment.dispute_closed', before, { dispute_id: input.disputeId, outcome: input.outcome });
     if (!WON.includes(input.outcome)) {
       await notePayment(tx, p, `dispute ${input.disputeId} closed: ${input.outcome}`, input.providerEventId);
+      await audit();
       return p.status;
     }
     if (CREDITED_STATES.includes(p.status)) {
@@ -117,6 +124,7 @@ export async function closeDispute(input: { ref: PaymentRef; disputeId: string; 
     if (p.status !== 'DISPUTED' || !(await transitionPayment(tx, p, statusAfterRefunds(p), { reason, providerEventId: input.providerEventId }))) {
       await notePayment(tx, p, reason, input.providerEventId);
     }
+    await audit();
     return p.status;
   });
 }

@@ -5,7 +5,8 @@ import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry, type Tx } from '@/server/ledger/post-ledger-entry';
-import { CREDITED_STATES, lockPayment, notePayment, transitionPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
+import { recordAutoTopUpDisabled } from './auto-top-up-settings';
+import { CREDITED_STATES, lockPayment, notePayment, transitionPayment, type LockedPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
 import { reverseRefundedShare } from './reverse-payment';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 import { paymentRef } from '@/server/webhooks/webhook-events';
@@ -52,7 +53,7 @@ export async function markPaymentSucceeded(input: SucceededInput): Promise<Settl
     });
     // A refund reported before the success (out-of-order delivery) is reversed now.
     if (p.refundedCents > 0) await reverseRefundedShare(tx, p, input.providerEventId ?? null);
-    await releaseAutoTopUp(tx, p.id, null);
+    await releaseAutoTopUp(tx, p, null);
     await recordAccountEvent(tx, { accountId: p.accountId, type: 'payment.succeeded', data: { payment: paymentRef(p) } });
     return { paymentId: p.id, status: p.status, credited: true };
   });
@@ -77,7 +78,7 @@ export async function markPaymentFailed(input: FailedInput): Promise<SettleOutco
     const failedNow = p.status === 'PENDING' && (await transitionPayment(tx, p, to, { reason: input.reason, providerEventId: input.providerEventId, data }));
     // A canceled payment (an abandoned checkout) is no failure to report; a declined one is.
     if (failedNow && to === 'FAILED') await recordAccountEvent(tx, { accountId: p.accountId, type: 'payment.failed', data: { payment: paymentRef(p), reason: input.reason.slice(0, 500) } });
-    const disabled = await releaseAutoTopUp(tx, p.id, `Top-up payment ${to === 'CANCELED' ? 'canceled' : 'failed'}: ${input.reason}`);
+    const disabled = await releaseAutoTopUp(tx, p, `Top-up payment ${to === 'CANCELED' ? 'canceled' : 'failed'}: ${input.reason}`);
     if (disabled) await recordAccountEvent(tx, { accountId: p.accountId, type: 'auto_top_up.failed', data: { reason: input.reason.slice(0, 500), payment_id: p.id } });
     return { paymentId: p.id, status: p.status, credited: false };
   });
@@ -101,12 +102,14 @@ export async function notePendingPayment(input: { ref: PaymentRef; reason: strin
  * with the reason, so a bad card is not charged again and again. True when a failure switched it off (once:
  * the in-flight payment id is cleared with it).
  */
-async function releaseAutoTopUp(tx: Tx, paymentId: string, failure: string | null): Promise<boolean> {
+async function releaseAutoTopUp(tx: Tx, p: LockedPayment, failure: string | null): Promise<boolean> {
   const released = await tx.autoTopUp.updateMany({
-    where: { inFlightPaymentId: paymentId },
+    where: { inFlightPaymentId: p.id },
     data: failure ? { inFlightPaymentId: null, enabled: false, disabledReason: failure.slice(0, 500) } : { inFlightPaymentId: null },
   });
-  return failure !== null && released.count > 0;
+  const disabled = failure !== null && released.count > 0;
+  if (disabled) await recordAutoTopUpDisabled(tx, p.accountId, failure.slice(0, 500));
+  return disabled;
 }
 
 export function assertFound<T>(v: T | null, what = 'Payment'): T {

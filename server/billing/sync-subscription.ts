@@ -2,6 +2,7 @@
 // (SubscriptionChange) for what changed. Called with the result of our own API calls and from webhooks
 // (with the subscription re-read from the provider, so a stale or reordered event cannot roll it back).
 // Idempotent: a second sync with the same snapshot changes nothing and records nothing.
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import type { Tx } from '@/server/ledger/post-ledger-entry';
 import type { SubscriptionSnapshot } from './payment-provider';
@@ -26,6 +27,19 @@ export async function syncSubscription(s: SubscriptionSnapshot, o: SyncOptions =
   }
 }
 
+/** The plan history's kinds (SubscriptionChange.kind) as audit actions. */
+export const PLAN_AUDIT_ACTIONS: Record<string, string> = {
+  subscribed: 'plan.subscribe',
+  activated: 'plan.activate',
+  plan_changed: 'plan.change',
+  seats_changed: 'plan.seats_change',
+  cancel_scheduled: 'plan.cancel',
+  cancel_withdrawn: 'plan.resume',
+  canceled: 'plan.end',
+  past_due: 'plan.past_due',
+  reactivated: 'plan.reactivate',
+};
+
 type Change = { kind: string; fromPlanId?: string | null; toPlanId?: string | null; fromSeats?: number | null; toSeats?: number | null };
 
 async function syncInTx(tx: Tx, s: SubscriptionSnapshot, o: SyncOptions): Promise<string | null> {
@@ -48,8 +62,17 @@ async function syncInTx(tx: Tx, s: SubscriptionSnapshot, o: SyncOptions): Promis
     cancelAtPeriodEnd: s.cancelAtPeriodEnd,
     canceledAt: s.status === 'CANCELED' ? (s.canceledAt ?? new Date()) : s.canceledAt,
   };
-  const record = (subscriptionId: string, c: Change) =>
-    tx.subscriptionChange.create({ data: { subscriptionId, organizationId: s.organizationId, actorUserId: o.actorUserId ?? null, providerEventId: o.providerEventId ?? null, ...c } });
+  const after = subscriptionAuditView(data);
+  const record = async (subscriptionId: string, c: Change, before: ReturnType<typeof subscriptionAuditView> | null = null) => {
+    await tx.subscriptionChange.create({ data: { subscriptionId, organizationId: s.organizationId, actorUserId: o.actorUserId ?? null, providerEventId: o.providerEventId ?? null, ...c } });
+    await recordAudit(tx, {
+      accountId: s.organizationId,
+      action: PLAN_AUDIT_ACTIONS[c.kind] ?? `plan.${c.kind}`,
+      target: { type: 'subscription', id: subscriptionId },
+      before,
+      after,
+    });
+  };
 
   if (found.length === 0) {
     const created = await tx.subscription.create({ data: { ...(s.localId ? { id: s.localId } : {}), organizationId: s.organizationId, ...data }, select: { id: true } });
@@ -75,8 +98,13 @@ async function syncInTx(tx: Tx, s: SubscriptionSnapshot, o: SyncOptions): Promis
   }
   if (changes.length === 0 && sameDates(cur, data)) return cur.id;
   await tx.subscription.update({ where: { id: cur.id }, data });
-  for (const c of changes) await record(cur.id, c);
+  for (const c of changes) await record(cur.id, c, cur.providerSubscriptionId ? subscriptionAuditView(cur) : null);
   return cur.id;
+}
+
+/** The subscription as the audit log keeps it (the provider's ids left out). */
+function subscriptionAuditView(v: { planId: string; status: string; seats: number; cancelAtPeriodEnd: boolean; currentPeriodEnd: Date | null }) {
+  return { plan_id: v.planId, status: v.status.toLowerCase(), seats: v.seats, cancel_at_period_end: v.cancelAtPeriodEnd, current_period_end: v.currentPeriodEnd?.toISOString() ?? null };
 }
 
 function sameDates(a: { currentPeriodStart: Date | null; currentPeriodEnd: Date | null; canceledAt: Date | null }, b: typeof a): boolean {

@@ -18,6 +18,8 @@ import { readStoredHealth } from '@/server/routing/redis-health-sync';
 import { getUnbilledUsage } from '@/server/usage/get-unbilled-usage';
 import { createUser, findUserByEmailOrThrow } from '@/server/users/create-user';
 import { setOperator } from '@/server/auth/operator';
+import { cliActor } from '@/server/audit/audit-actors';
+import { withAuditActor, type AuditActor } from '@/server/audit/audit-context';
 import { CATALOG_COMMANDS } from './catalog-commands';
 import { randomUUID } from 'node:crypto';
 
@@ -250,9 +252,13 @@ export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
 
-/** Runs a command by name with already-parsed options (used by the server's loopback endpoint too). */
-export async function runCommand(name: string, args: Record<string, unknown>): Promise<CommandResult> {
+/**
+ * Runs a command by name with already-parsed options (used by the server's loopback endpoint too). What it
+ * changes is recorded in the audit log as the operator's, via the CLI (`actor`: the endpoint names the OS
+ * account the CLI process runs as; in the CLI process itself, that account).
+ */
+export async function runCommand(name: string, args: Record<string, unknown>, actor: AuditActor = cliActor()): Promise<CommandResult> {
   const cmd = findCommand(name);
   if (!cmd) throw new AppError('bad_request', `Unknown command "${name}". Run with --help to list commands.`);
-  return cmd.run(args);
+  return withAuditActor(actor, () => cmd.run(args));
 }

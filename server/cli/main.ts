@@ -2,6 +2,7 @@
 // it opens the database itself; on the embedded database it goes through the running server when there is
 // one (see server-link.ts), else opens the data directory itself.
 import { parseArgs } from 'node:util';
+import { localOperatorName } from '@/server/audit/audit-actors';
 import { closeDatabase, openDatabase, setDatabase } from '@/server/db';
 import { env, EnvError } from '@/server/env';
 import { AppError, isAppError } from '@/server/errors';
@@ -38,7 +39,7 @@ async function viaServer(port: number, token: string, name: string, args: Record
   const res = await fetch(`http://127.0.0.1:${port}${CLI_ENDPOINT}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-switchboard-cli-token': token },
-    body: JSON.stringify({ command: name, args }),
+    body: JSON.stringify({ command: name, args, operator: localOperatorName() }),
   });
   const body = (await res.json()) as CommandResult | { error: { message: string; metadata?: { error_type?: string } } };
   if ('error' in body) throw new AppError((body.error.metadata?.error_type as 'bad_request') ?? 'internal', body.error.message);

@@ -2,6 +2,8 @@
 // body and query, and one error translation into the spec's body. Handlers stay thin: parse, call one
 // service, shape the output.
 import { z } from 'zod';
+import { restActor } from '@/server/audit/audit-actors';
+import { withAuditActor } from '@/server/audit/audit-context';
 import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
 import { AppError, badRequestFromZod, errorReply } from '@/server/errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, safeString } from '@/server/validation/fields';
@@ -48,7 +50,8 @@ export function apiRoute<P = Record<string, string>>(handler: Handler<P>, option
         ? ((await authenticateBearer(request.headers.get('authorization')).catch(() => null)) as Principal)
         : await authenticateBearer(request.headers.get('authorization'));
       const params = parseWith(pathParams, (await context?.params) ?? {}) as P;
-      const out = await handler({ request, requestId, params, principal });
+      // Who acts, for the audit entries the services record (server/audit/audit-context.ts).
+      const out = await withAuditActor(restActor(principal, request.headers), () => handler({ request, requestId, params, principal }));
       if (out instanceof Response) {
         out.headers.set('x-request-id', requestId);
         return out;

@@ -3,6 +3,7 @@
 // Loopback only, and only with the token the server wrote into DATA_DIR at start.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { cliActor } from '@/server/audit/audit-actors';
 import { findCommand, runCommand } from '@/server/cli/commands';
 import { cliTokenMatches } from '@/server/cli/server-link';
 import { AppError } from '@/server/errors';
@@ -10,7 +11,12 @@ import { newRequestId } from './request-id';
 import { sendNodeError, sendNodeJson } from './node-response';
 import { readNodeBody } from './read-body';
 
-const bodySchema = z.object({ command: z.string(), args: z.record(z.string(), z.unknown()).default({}) });
+const bodySchema = z.object({
+  command: z.string(),
+  args: z.record(z.string(), z.unknown()).default({}),
+  /** The OS account running the CLI, for the audit log (anyone able to reach this endpoint holds the token). */
+  operator: z.string().max(100).optional(),
+});
 
 /**
  * @param memoryOnly on PostgreSQL the CLI opens the database itself: take only the commands that read this
@@ -26,7 +32,7 @@ export async function handleCliRequest(req: IncomingMessage, res: ServerResponse
     const parsed = bodySchema.safeParse(JSON.parse((await readNodeBody(req, 1_000_000)).toString('utf8')));
     if (!parsed.success) throw new AppError('bad_request', 'Malformed CLI request');
     if (memoryOnly && !findCommand(parsed.data.command)?.inServer) throw new AppError('forbidden', `"${parsed.data.command}" runs in the CLI on PostgreSQL, not in the server`);
-    const result = await runCommand(parsed.data.command, parsed.data.args);
+    const result = await runCommand(parsed.data.command, parsed.data.args, cliActor(parsed.data.operator || undefined, remote));
     sendNodeJson(res, 200, result, requestId);
   } catch (err) {
     sendNodeError(res, err instanceof SyntaxError ? new AppError('bad_request', 'Malformed CLI request') : err, requestId);

@@ -4,11 +4,12 @@
 // membership insert happen under the organization's row lock, so two acceptances cannot share the last seat.
 import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
 import { lockOrganizations } from '@/server/organizations/lock-organization';
-import { memberSelect, toMemberDto, type MemberDto } from '@/server/organizations/member-dto';
+import { memberSelect, roleName, toMemberDto, type MemberDto } from '@/server/organizations/member-dto';
 import { defaultMemberLimit } from '@/server/organizations/member-limit';
 import { organizationSeatLimit } from '@/server/organizations/seat-limit';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
@@ -65,7 +66,9 @@ export async function acceptInvite(p: { userId: string; input: AcceptInviteInput
     });
     await tx.invite.update({ where: { id: invite.id }, data: { status: 'ACCEPTED', acceptedById: p.userId, acceptedAt: now } });
     await recordAccountEvent(tx, { accountId: invite.organization.id, type: 'member.joined', data: { member: { user_id: p.userId, email: user.email, role: invite.role.toLowerCase() }, via: 'invite' } });
-    return { organization: invite.organization, member: toMemberDto(member) };
+    const dto = toMemberDto(member);
+    await recordAudit(tx, { accountId: invite.organization.id, action: 'invite.accept', target: { type: 'invite', id: invite.id }, before: { email: invite.email, role: roleName(invite.role), status: 'pending' }, after: { status: 'accepted', member: dto } });
+    return { organization: invite.organization, member: dto };
   });
 }
 

@@ -3,6 +3,7 @@
 // an email that already has a pending invite replaces it (the old link stops working). Seats are checked
 // when an invite is accepted, not here.
 import { z } from 'zod';
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { generateSecret, hashSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
@@ -39,14 +40,19 @@ export async function createInvites(p: { organizationId: string; actor: { userId
   const created: { email: string; invite: InviteDto; link: string }[] = [];
   await prisma.$transaction(async (tx) => {
     const toInvite = emails.filter((e) => !memberEmails.has(e));
-    await tx.invite.updateMany({ where: { organizationId: p.organizationId, email: { in: toInvite }, status: 'PENDING' }, data: { status: 'REVOKED', revokedAt: new Date() } });
+    const replaced = await tx.invite.findMany({ where: { organizationId: p.organizationId, email: { in: toInvite }, status: 'PENDING' }, select: inviteSelect });
+    await tx.invite.updateMany({ where: { id: { in: replaced.map((r) => r.id) } }, data: { status: 'REVOKED', revokedAt: new Date() } });
     for (const email of toInvite) {
       const token = generateSecret(TOKEN_PREFIX.invite);
       const row = await tx.invite.create({
         data: { organizationId: p.organizationId, email, role, tokenHash: hashSecret(token), invitedById: p.actor.userId, expiresAt },
         select: inviteSelect,
       });
-      created.push({ email, invite: toInviteDto(row), link: `${p.origin}/invite/${token}` });
+      const invite = toInviteDto(row);
+      // Sending again replaces the pending invite (its link stops working): "before" is the one replaced.
+      const previous = replaced.find((r) => r.email === email);
+      await recordAudit(tx, { accountId: p.organizationId, action: 'invite.create', target: { type: 'invite', id: row.id }, before: previous ? toInviteDto(previous) : undefined, after: invite });
+      created.push({ email, invite, link: `${p.origin}/invite/${token}` });
     }
   });
 

@@ -1,3 +1,4 @@
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { microsToUsd } from './money';
@@ -67,8 +68,8 @@ export interface GrantCreditsInput {
 export async function grantCredits(input: GrantCreditsInput) {
   if (input.amountMicros === 0n) throw new AppError('bad_request', 'Amount must not be zero');
   const prisma = await db();
-  const posted = await prisma.$transaction((tx) =>
-    postLedgerEntry(tx, {
+  const posted = await prisma.$transaction(async (tx) => {
+    const entry = await postLedgerEntry(tx, {
       accountId: input.accountId,
       kind: input.kind ?? 'ADJUSTMENT',
       paidMicros: input.amountMicros,
@@ -76,7 +77,16 @@ export async function grantCredits(input: GrantCreditsInput) {
       note: input.note,
       actorUserId: input.actorUserId,
       paymentId: input.paymentId,
-    }),
-  );
+    });
+    if (entry.created) {
+      await recordAudit(tx, {
+        accountId: input.accountId,
+        action: 'credits.grant',
+        target: { type: 'ledger_entry', id: entry.id },
+        after: { kind: (input.kind ?? 'ADJUSTMENT').toLowerCase(), amount: microsToUsd(input.amountMicros), note: input.note ?? null, balance: microsToUsd(entry.balanceAfterMicros) },
+      });
+    }
+    return entry;
+  });
   return posted;
 }

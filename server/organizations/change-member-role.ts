@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
+import { recordAudit } from '@/server/audit/record-audit';
 import { countOwners, lockOrganizations } from './lock-organization';
 import { memberSelect, roleSchema, toMemberDto, toRole, type MemberDto } from './member-dto';
 import { assignableRoles, type Role } from './permissions';
@@ -15,7 +16,7 @@ export async function changeMemberRole(p: { organizationId: string; actor: { use
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await lockOrganizations(tx, [p.organizationId]);
-    const target = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: p.organizationId, userId: p.memberId } }, select: { id: true, role: true } });
+    const target = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: p.organizationId, userId: p.memberId } }, select: { id: true, ...memberSelect } });
     if (!target) throw new AppError('not_found', 'Member not found');
     const mayAssign = assignableRoles(p.actor.role);
     if ((target.role === 'OWNER' && !mayAssign.includes('OWNER')) || !mayAssign.includes(role)) {
@@ -25,6 +26,9 @@ export async function changeMemberRole(p: { organizationId: string; actor: { use
       throw new AppError('conflict', 'This is the last owner; make another member an owner first');
     }
     const updated = await tx.membership.update({ where: { id: target.id }, data: { role }, select: memberSelect });
+    if (updated.role !== target.role) {
+      await recordAudit(tx, { accountId: p.organizationId, action: 'member.role_change', target: { type: 'member', id: p.memberId }, before: toMemberDto(target), after: toMemberDto(updated) });
+    }
     return toMemberDto(updated);
   });
 }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
-import { organizationSelect, slugify, slugSchema, toOrganizationDto, type OrganizationDto } from './organization-dto';
+import { recordAudit } from '@/server/audit/record-audit';
+import { organizationAuditView, organizationSelect, slugify, slugSchema, toOrganizationDto, type OrganizationDto } from './organization-dto';
 
 export const createOrganizationInput = z.object({
   name: safeString().trim().min(1, 'Name is required').max(100),
@@ -25,10 +26,12 @@ export async function createOrganization(p: { userId: string; input: CreateOrgan
     try {
       const org = await prisma.$transaction(async (tx) => {
         const account = await tx.account.create({ data: { kind: 'ORGANIZATION', name: input.name }, select: { id: true } });
-        return tx.organization.create({
+        const created = await tx.organization.create({
           data: { id: account.id, name: input.name, slug, createdById: p.userId, memberships: { create: { userId: p.userId, role: 'OWNER' } } },
           select: organizationSelect,
         });
+        await recordAudit(tx, { accountId: created.id, action: 'organization.create', target: { type: 'organization', id: created.id }, after: { ...organizationAuditView(created), owner_user_id: p.userId } });
+        return created;
       });
       return toOrganizationDto(org, 'OWNER');
     } catch (err) {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { microsToUsd } from '@/server/ledger/money';
+import { recordAudit } from '@/server/audit/record-audit';
 import { lockOrganizations } from './lock-organization';
 
 export interface DeletedOrganizationDto {
@@ -56,6 +57,14 @@ export async function deleteOrganization(p: { organizationId: string; actorUserI
     for (const u of switchBack) await tx.user.update({ where: { id: u.id }, data: { activeAccountId: u.personalAccountId } });
     await tx.remoteConfig.deleteMany({ where: { scope: 'ORGANIZATION', scopeId: org.id } });
     await tx.organization.delete({ where: { id: org.id } });
+    // The entry outlives the organization (the log has no foreign key to it), with the billing account it names.
+    await recordAudit(tx, {
+      accountId: org.id,
+      action: 'organization.delete',
+      target: { type: 'organization', id: org.id },
+      before: { id: org.id, name: org.name, members: org._count.memberships },
+      after: { revoked_api_keys: keys.count, forfeited_balance: balance > 0n ? microsToUsd(balance) : 0 },
+    });
     return { deleted: true as const, id: org.id, revoked_api_keys: keys.count, removed_members: org._count.memberships, forfeited_balance: balance > 0n ? microsToUsd(balance) : 0 };
   });
 }

@@ -60,6 +60,12 @@ export function toOrganizationDto(o: OrganizationRow, role: Role) {
 }
 export type OrganizationDto = ReturnType<typeof toOrganizationDto>;
 
+/** The organization as the audit log keeps it: what an update may change (settings through their schema). */
+export function organizationAuditView(o: OrganizationRow) {
+  const { id, name, slug, settings } = toOrganizationDto(o, 'OWNER');
+  return { id, name, slug, settings };
+}
+
 /** "Acme Research, Inc." → "acme-research-inc" */
 export function slugify(name: string): string {
   const s = name

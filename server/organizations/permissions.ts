@@ -1,7 +1,7 @@
 // The permission matrix, in one place. Personal accounts: the owner may do everything. Organizations:
 //   member  — use the organization's models (keys of their own), see their own usage
 //   billing — + payments, credits, auto top-up, plans
-//   admin   — + members, invites, everyone's keys, everyone's usage, settings
+//   admin   — + members, invites, everyone's keys, everyone's usage, settings, the audit log
 //   owner   — + delete the organization, manage owners
 export type Role = 'OWNER' | 'ADMIN' | 'BILLING' | 'MEMBER';
 
@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   'chat:use': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
   /** Webhooks (their URLs, events and delivery log). */
   'webhooks:manage': ['OWNER', 'ADMIN'],
+  /** The audit log: who changed what, from where. */
+  'audit:read': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

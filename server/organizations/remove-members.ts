@@ -8,7 +8,9 @@ import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
+import { recordAudit } from '@/server/audit/record-audit';
 import { lockOrganizations } from './lock-organization';
+import { toMemberDto } from './member-dto';
 import { roleAllows, type Role } from './permissions';
 
 export const removeMembersInput = z.object({
@@ -32,7 +34,7 @@ export async function removeMembers(p: { organizationId: string; actor: { userId
     await lockOrganizations(tx, [p.organizationId]);
     const members = await tx.membership.findMany({
       where: { organizationId: p.organizationId, userId: { in: ids } },
-      select: { id: true, role: true, user: { select: { id: true, email: true, activeAccountId: true, personalAccountId: true } } },
+      select: { id: true, role: true, createdAt: true, user: { select: { id: true, email: true, name: true, image: true, activeAccountId: true, personalAccountId: true } } },
     });
     const missing = ids.filter((id) => !members.some((m) => m.user.id === id));
     if (missing.length) throw new AppError('not_found', `Not a member of this organization: ${missing.join(', ')}`, { member_ids: missing });
@@ -51,6 +53,13 @@ export async function removeMembers(p: { organizationId: string; actor: { userId
       const keys = await tx.apiKey.updateMany({ where: { id: { in: live.map((k) => k.id) }, deletedAt: null }, data: { deletedAt: now, deletedById: p.actor.userId } });
       if (m.user.activeAccountId === p.organizationId) await tx.user.update({ where: { id: m.user.id }, data: { activeAccountId: m.user.personalAccountId } });
       await tx.membership.delete({ where: { id: m.id } });
+      await recordAudit(tx, {
+        accountId: p.organizationId,
+        action: m.user.id === p.actor.userId ? 'member.leave' : 'member.remove',
+        target: { type: 'member', id: m.user.id },
+        before: toMemberDto(m),
+        after: { revoked_api_keys: keys.count },
+      });
       removed.push({ user_id: m.user.id, email: m.user.email, revoked_api_keys: keys.count });
       for (const k of live) {
         await recordAccountEvent(tx, { accountId: p.organizationId, type: 'key.deleted', data: { api_key: { ...k, user_id: m.user.id }, deleted_by: p.actor.userId, reason: 'member_removed' } });

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
-import { organizationSelect, organizationSettingsSchema, slugSchema, toOrganizationDto, type OrganizationDto } from './organization-dto';
+import { recordAudit } from '@/server/audit/record-audit';
+import { lockOrganizations } from './lock-organization';
+import { organizationAuditView, organizationSelect, organizationSettingsSchema, slugSchema, toOrganizationDto, type OrganizationDto } from './organization-dto';
 import type { Role } from './permissions';
 
 export const updateOrganizationInput = z
@@ -18,24 +20,34 @@ export type UpdateOrganizationInput = z.input<typeof updateOrganizationInput>;
 export async function updateOrganization(p: { organizationId: string; role: Role; input: UpdateOrganizationInput }): Promise<OrganizationDto> {
   const input = updateOrganizationInput.parse(p.input);
   const prisma = await db();
-  const current = await prisma.organization.findUnique({ where: { id: p.organizationId }, select: { settings: true } });
-  if (!current) throw new AppError('not_found', 'Organization not found');
-  let settings: Record<string, unknown> | undefined;
-  if (input.settings) {
-    settings = { ...((current.settings as Record<string, unknown>) ?? {}) };
-    for (const [k, v] of Object.entries(input.settings)) {
-      if (v === null) delete settings[k];
-      else if (v !== undefined) settings[k] = v;
-    }
-  }
   try {
     const org = await prisma.$transaction(async (tx) => {
+      // Locked, so the settings merge and the audit entry's "before" are those this update replaced.
+      await lockOrganizations(tx, [p.organizationId]);
+      const current = await tx.organization.findUnique({ where: { id: p.organizationId }, select: organizationSelect });
+      if (!current) throw new AppError('not_found', 'Organization not found');
+      let settings: Record<string, unknown> | undefined;
+      if (input.settings) {
+        settings = { ...((current.settings as Record<string, unknown>) ?? {}) };
+        for (const [k, v] of Object.entries(input.settings)) {
+          if (v === null) delete settings[k];
+          else if (v !== undefined) settings[k] = v;
+        }
+      }
       if (input.name) await tx.account.update({ where: { id: p.organizationId }, data: { name: input.name } });
-      return tx.organization.update({
+      const updated = await tx.organization.update({
         where: { id: p.organizationId },
         data: { ...(input.name ? { name: input.name } : {}), ...(input.slug ? { slug: input.slug } : {}), ...(settings ? { settings: settings as object } : {}) },
         select: organizationSelect,
       });
+      await recordAudit(tx, {
+        accountId: p.organizationId,
+        action: 'organization.update',
+        target: { type: 'organization', id: p.organizationId },
+        before: organizationAuditView(current),
+        after: organizationAuditView(updated),
+      });
+      return updated;
     });
     return toOrganizationDto(org, p.role);
   } catch (err) {

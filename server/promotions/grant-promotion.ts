@@ -2,6 +2,7 @@
 // settle-generation.ts) and a PROMOTION ledger entry adding it to Account.promoMicros, in one transaction.
 // At most once per (promotion, account): the grant's unique index decides, and a second attempt, even a
 // concurrent one, finds the first grant and changes nothing.
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { microsToUsd } from '@/server/ledger/money';
@@ -66,7 +67,7 @@ export interface GrantResult {
 }
 
 /** Inside the caller's transaction (redeem counts the redemption in the same one). */
-export async function grantPromotionInTx(tx: Tx, p: { promotion: GrantablePromotion; accountId: string; now: Date; actorUserId?: string }): Promise<GrantResult> {
+export async function grantPromotionInTx(tx: Tx, p: { promotion: GrantablePromotion; accountId: string; now: Date; actorUserId?: string; auditAction: 'promotion.redeem' | 'promotion.grant' }): Promise<GrantResult> {
   const { promotion, accountId, now } = p;
   const expiresAt = promotion.creditTtlDays ? new Date(now.getTime() + promotion.creditTtlDays * DAY_MS) : null;
   // ON CONFLICT DO NOTHING: a concurrent duplicate neither fails nor aborts the transaction.
@@ -87,6 +88,12 @@ export async function grantPromotionInTx(tx: Tx, p: { promotion: GrantablePromot
     actorUserId: p.actorUserId,
     note: `Promotion ${promotion.code ?? promotion.name}`,
   });
+  await recordAudit(tx, {
+    accountId,
+    action: p.auditAction,
+    target: { type: 'promotion_grant', id: grant.id },
+    after: { promotion_id: promotion.id, code: promotion.code, name: promotion.name, amount: microsToUsd(promotion.amountMicros), expires_at: expiresAt?.toISOString() ?? null },
+  });
   return { grantId: grant.id, created: true };
 }
 
@@ -104,7 +111,7 @@ export async function grantPromotion(p: { promotionId: string; accountId: string
     if (!promotion) throw new AppError('not_found', 'Promotion not found');
     const account = await tx.account.findUnique({ where: { id: p.accountId }, select: { id: true } });
     if (!account) throw new AppError('not_found', 'Account not found');
-    const r = await grantPromotionInTx(tx, { promotion, accountId: p.accountId, now, actorUserId: p.actorUserId });
+    const r = await grantPromotionInTx(tx, { promotion, accountId: p.accountId, now, actorUserId: p.actorUserId, auditAction: 'promotion.grant' });
     if (r.created) await tx.promotion.update({ where: { id: promotion.id }, data: { redemptions: { increment: 1 } } });
     return r;
   });

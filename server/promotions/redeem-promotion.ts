@@ -56,7 +56,7 @@ export async function redeemPromotion(p: { userId: string; input: RedeemPromotio
       assertRedeemable(latest, now);
       throw new AppError('conflict', `Promotion code ${code} has been fully redeemed`, { reason: 'exhausted', max_redemptions: latest.maxRedemptions });
     }
-    const granted = await grantPromotionInTx(tx, { promotion, accountId, now, actorUserId: p.userId });
+    const granted = await grantPromotionInTx(tx, { promotion, accountId, now, actorUserId: p.userId, auditAction: 'promotion.redeem' });
     // A concurrent redemption for the same account won; throwing rolls our count back.
     if (!granted.created) throw alreadyRedeemed(code);
     return granted.grantId;

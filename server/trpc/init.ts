@@ -2,6 +2,8 @@
 // service call each — and never import server/db (eslint). AppErrors become tRPC errors carrying the same
 // code, message and metadata as the REST body, so the console shows the server's own messages.
 import { initTRPC, TRPCError } from '@trpc/server';
+import { clientOf, consoleActor } from '@/server/audit/audit-actors';
+import { withAuditActor } from '@/server/audit/audit-context';
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { auth } from '@/server/auth/next-auth';
 import { sessionPrincipal } from '@/server/console/session-principal';
@@ -15,14 +17,17 @@ export interface TrpcContext {
   principal: Principal | null;
   /** Origin for links the server hands out (checkout returns, invite links): server/http/public-origin.ts. */
   origin?: string;
+  /** The browser's address and user agent, for the audit log. */
+  client?: { ip?: string; userAgent?: string };
 }
 
 export async function createTrpcContext(opts?: { req?: Request }): Promise<TrpcContext> {
   const origin = opts?.req ? publicOrigin(opts.req.headers) : undefined;
+  const client = opts?.req ? clientOf(opts.req.headers) : undefined;
   const session = await auth();
   const userId = session?.user?.id;
-  if (!userId) return { principal: null, origin };
-  return { principal: await sessionPrincipal({ userId }), origin };
+  if (!userId) return { principal: null, origin, client };
+  return { principal: await sessionPrincipal({ userId }), origin, client };
 }
 
 const TRPC_CODE: Record<number, TRPCError['code']> = {
@@ -62,9 +67,11 @@ const appErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 export const publicProcedure = t.procedure.use(appErrors);
+/** A signed-in user; what the procedure changes is recorded in the audit log as theirs, via the console. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
-  return next({ ctx: { principal: ctx.principal } });
+  const principal = ctx.principal;
+  if (!principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  return withAuditActor(consoleActor(principal.userId, ctx.client), () => next({ ctx: { principal } }));
 });
 export const createCallerFactory = t.createCallerFactory;
 

@@ -3,10 +3,12 @@
 // it (cascades) their memberships, OAuth identities, API keys, account auth tokens and pending device
 // approvals, so every credential stops working on the next request. The personal billing account and its
 // ledger stay (financial records), anonymised and unreachable; a remaining balance is forfeited.
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { countOwners, lockOrganizations } from '@/server/organizations/lock-organization';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
+import { toMemberDto } from '@/server/organizations/member-dto';
 
 export interface DeletedUserDto {
   deleted: true;
@@ -21,7 +23,14 @@ export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto>
   return prisma.$transaction(async (tx) => {
     const user = await tx.user.findUnique({
       where: { id: p.userId },
-      select: { id: true, email: true, personalAccountId: true, memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } } },
+      select: {
+        id: true,
+        email: true,
+        name: true,
+        image: true,
+        personalAccountId: true,
+        memberships: { select: { organizationId: true, role: true, createdAt: true, organization: { select: { name: true } } } },
+      },
     });
     if (!user) throw new AppError('unauthorized', 'This credential belongs to a deleted user');
     const owned = user.memberships.filter((m) => m.role === 'OWNER');
@@ -47,6 +56,24 @@ export async function deleteUser(p: { userId: string }): Promise<DeletedUserDto>
       await recordAccountEvent(tx, { accountId: m.organizationId, type: 'member.removed', data: { member: { user_id: user.id, email: user.email, role: m.role.toLowerCase() }, removed_by: user.id, revoked_api_keys: keys.length } });
     }
     await tx.remoteConfig.deleteMany({ where: { scope: 'USER', scopeId: user.id } });
+    // Recorded before the row goes, so the actor's label (the email) can still be read.
+    await recordAudit(tx, {
+      accountId: user.personalAccountId,
+      action: 'user.delete',
+      target: { type: 'user', id: user.id },
+      before: { id: user.id, organizations: user.memberships.map((m) => ({ id: m.organizationId, role: m.role.toLowerCase() })) },
+      after: { revoked_api_keys: revokedKeys, revoked_auth_tokens: revokedTokens },
+    });
+    // Each organization loses a member with the user (the membership cascades): its own log says so.
+    for (const m of user.memberships) {
+      await recordAudit(tx, {
+        accountId: m.organizationId,
+        action: 'member.leave',
+        target: { type: 'member', id: user.id },
+        before: toMemberDto({ role: m.role, createdAt: m.createdAt, user }),
+        after: { reason: 'user deleted' },
+      });
+    }
     await tx.user.delete({ where: { id: user.id } });
     await tx.account.update({ where: { id: user.personalAccountId }, data: { name: 'Deleted user' } });
     return { deleted: true as const, id: user.id, revoked_api_keys: revokedKeys, revoked_auth_tokens: revokedTokens, left_organizations: user.memberships.length };

@@ -2,6 +2,7 @@
 // verification, roles, balances) is refused by the strict schema with a 400 naming the field.
 import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
+import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { profileSelect, toProfileDto, userSettingsSchema, type ProfileDto } from './get-user-profile';
 
@@ -17,19 +18,29 @@ export type UpdateUserProfileInput = z.input<typeof updateUserProfileInput>;
 export async function updateUserProfile(p: { userId: string; input: UpdateUserProfileInput }): Promise<ProfileDto> {
   const input = updateUserProfileInput.parse(p.input);
   const prisma = await db();
-  let settings: Record<string, unknown> | undefined;
-  if (input.settings) {
-    const current = await prisma.user.findUnique({ where: { id: p.userId }, select: { settings: true } });
-    settings = { ...((current?.settings as Record<string, unknown>) ?? {}) };
-    for (const [k, v] of Object.entries(input.settings)) {
-      if (v === null) delete settings[k];
-      else if (v !== undefined) settings[k] = v;
+  const user = await prisma.$transaction(async (tx) => {
+    const before = await tx.user.findUnique({ where: { id: p.userId }, select: { name: true, image: true, settings: true } });
+    let settings: Record<string, unknown> | undefined;
+    if (input.settings) {
+      settings = { ...((before?.settings as Record<string, unknown>) ?? {}) };
+      for (const [k, v] of Object.entries(input.settings)) {
+        if (v === null) delete settings[k];
+        else if (v !== undefined) settings[k] = v;
+      }
     }
-  }
-  const user = await prisma.user.update({
-    where: { id: p.userId },
-    data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.image !== undefined ? { image: input.image } : {}), ...(settings ? { settings: settings as object } : {}) },
-    select: profileSelect,
+    const updated = await tx.user.update({
+      where: { id: p.userId },
+      data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.image !== undefined ? { image: input.image } : {}), ...(settings ? { settings: settings as object } : {}) },
+      select: profileSelect,
+    });
+    await recordAudit(tx, {
+      accountId: updated.personalAccountId,
+      action: 'user.update',
+      target: { type: 'user', id: p.userId },
+      before,
+      after: { name: updated.name, image: updated.image, settings: updated.settings },
+    });
+    return updated;
   });
   return toProfileDto(user);
 }

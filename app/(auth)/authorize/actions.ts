@@ -1,5 +1,8 @@
 'use server';
 
+import { headers } from 'next/headers';
+import { clientOf, consoleActor } from '@/server/audit/audit-actors';
+import { withAuditActor } from '@/server/audit/audit-context';
 import { currentUser } from '@/server/auth/current-user';
 import { approveRedirectAuthorization, denyRedirectAuthorization } from '@/server/auth/redirect-authorization';
 import { isAppError } from '@/server/errors';
@@ -18,7 +21,9 @@ export async function authorizeAction(_prev: AuthorizeState, form: FormData): Pr
   const input = { redirect_uri: String(form.get('redirect_uri') ?? ''), state: String(form.get('state') ?? ''), client_name: String(form.get('client_name') ?? '') };
   try {
     if (form.get('decision') !== 'approve') return { ...denyRedirectAuthorization({ input }), approved: false };
-    const { redirect } = await approveRedirectAuthorization({ userId: user.id, input });
+    // The new token is recorded in the audit log as the signed-in user's, via the console.
+    const actor = consoleActor(user.id, clientOf(await headers()));
+    const { redirect } = await withAuditActor(actor, () => approveRedirectAuthorization({ userId: user.id, input }));
     return { redirect, approved: true };
   } catch (err) {
     if (isAppError(err) || (err as Error)?.name === 'ZodError') return { error: 'This sign-in link is not valid. Start again from your editor.' };

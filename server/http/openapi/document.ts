@@ -19,6 +19,7 @@ import '@/server/formats/anthropic-messages/messages.openapi';
 import '@/server/embeddings/embeddings.openapi';
 import '@/server/provider-keys/provider-keys.openapi';
 import '@/server/webhooks/webhooks.openapi';
+import '@/server/audit/audit.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {
@@ -51,6 +52,7 @@ function operation(e: EndpointSpec, components: SchemaComponents) {
   const success: Record<string, unknown> = {};
   if (e.response) success[e.responseContentType ?? 'application/json'] = { schema: components.convert(e.response, 'output') };
   if (e.stream) success['text/event-stream'] = { schema: { type: 'string', ...(e.sseDescription ? { description: e.sseDescription } : {}) } };
+  for (const [type, description] of Object.entries(e.textAlternatives ?? {})) success[type] = { schema: { type: 'string', description } };
   const responses: Record<string, unknown> = {
     [String(e.status ?? 200)]: { description: 'Success', ...(Object.keys(success).length ? { content: success } : {}) },
   };

@@ -40,6 +40,8 @@ export interface EndpointSpec {
    */
   stream?: boolean;
   sseDescription?: string;
+  /** Other text media types the success response may come as (e.g. `text/csv`), each with its description. */
+  textAlternatives?: Record<string, string>;
 }
 
 const endpoints: EndpointSpec[] = [];

@@ -1,5 +1,8 @@
 'use server';
 
+import { headers } from 'next/headers';
+import { clientOf, consoleActor } from '@/server/audit/audit-actors';
+import { withAuditActor } from '@/server/audit/audit-context';
 import { currentUser } from '@/server/auth/current-user';
 import { isAppError } from '@/server/errors';
 import { acceptInvite } from '@/server/invites/accept-invite';
@@ -13,7 +16,8 @@ export async function acceptInviteAction(_prev: AcceptInviteState, form: FormDat
   const user = await currentUser();
   if (!user || !user.acceptedTerms) return { error: 'Your session ended. Reload the page and sign in again.' };
   try {
-    const r = await acceptInvite({ userId: user.id, input: { token: String(form.get('token') ?? '') } });
+    const actor = consoleActor(user.id, clientOf(await headers()));
+    const r = await withAuditActor(actor, () => acceptInvite({ userId: user.id, input: { token: String(form.get('token') ?? '') } }));
     return { joined: { organization: r.organization.name, role: r.member.role } };
   } catch (err) {
     if (isAppError(err)) return { error: err.message };
