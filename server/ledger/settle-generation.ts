@@ -27,6 +27,8 @@ export interface UsageFields {
   cacheSavingsMicros?: bigint;
   /** The operator's loss on this generation (see gateway/outcome.ts chargeFor). */
   unbilledMicros?: bigint;
+  /** What the provider itself reported the generation cost (OpenRouter's usage.cost); null when it did not say. */
+  providerCostMicros?: bigint | null;
   latencyMs: number;
   ttftMs?: number | null;
   finishReason?: string | null;
@@ -164,6 +166,7 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     costMicros: cost,
     cacheSavingsMicros: u.cacheSavingsMicros ?? 0n,
     unbilledMicros: u.unbilledMicros ?? 0n,
+    providerCostMicros: u.providerCostMicros ?? null,
     latencyMs: u.latencyMs,
     ttftMs: u.ttftMs ?? null,
     finishReason: u.finishReason ?? null,

@@ -73,6 +73,11 @@ export interface NormalizedUsage {
    */
   cacheWrite1hTokens?: number;
   reasoningTokens: number;
+  /**
+   * What the provider itself says the request cost it, in micro-dollars (OpenRouter's `usage.cost`), when it
+   * says so. Recorded in the usage record for the operator; the customer's charge is our list price.
+   */
+  providerCostMicros?: bigint;
 }
 
 /** One assistant message as returned to the client (non-streaming). */

@@ -55,8 +55,8 @@ export function adjustGroqBody(body: Record<string, unknown>, req: ChatRequest, 
  * OpenRouter's shape, so its extensions go through unchanged — `cache_control` on parts and tools (which
  * OpenRouter relays to Anthropic and Gemini), `reasoning_details` on assistant messages (signed reasoning
  * across tool turns) and the `reasoning` parameter itself. Its `reasoning_details` in answers and streams
- * reach the client (openrouter-dialect.ts). Its `usage.cost` is not taken over: the gateway charges its
- * own price list, and the usage record has no field for a provider's cost yet.
+ * reach the client (openrouter-dialect.ts). Its `usage.cost` is kept in the usage record
+ * (providerCostMicros, `provider_cost` of GET /generation); the customer is charged our own price list.
  */
 export function adjustOpenRouterBody(body: Record<string, unknown>, req: ChatRequest): void {
   body.messages = req.messages;
