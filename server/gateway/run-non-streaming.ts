@@ -52,6 +52,7 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, format: Wir
   const ctx: RenderContext = { generationId: a.generationId, requestId, model: model.id, provider: endpoint.provider.id, req: a.req, created: Math.floor(Date.now() / 1000) };
   const answer: FinalAnswer = { message, finishReason, usage: limited.usage, costMicros, error: converted.error };
   if (converted.logprobs) answer.logprobs = converted.logprobs;
+  if (converted.stopSequence !== undefined && finishReason === 'stop') answer.stopSequence = converted.stopSequence;
   // The answer is charged and valid whatever happens here: a failure to keep it is logged, not answered.
   await format.beforeFinal?.(ctx, a.principal, answer).catch((err: unknown) => void errorReply(err, requestId, 'keeping the answer'));
   t.sendJson(200, format.complete(ctx, answer), { 'x-request-id': requestId, 'x-generation-id': a.generationId });

@@ -176,11 +176,12 @@ export async function runStreaming(
   if (!aborted) {
     commit(outcome); // journaled before the client can see usage.cost
     const final = { usage, costMicros: chargeFor(endpoint, outcome, a.reservedMicros).costMicros };
+    const stopSequence = finishReason === 'stop' && !cut ? converter.stopSequence ?? undefined : undefined;
     if (answer) {
-      const full: FinalAnswer = { ...final, message: answer, finishReason: failure ? 'error' : finishReason, error: failure ?? undefined };
+      const full: FinalAnswer = { ...final, message: answer, finishReason: failure ? 'error' : finishReason, stopSequence, error: failure ?? undefined };
       await format.beforeFinal!(ctx, a.principal, full).catch((err: unknown) => void errorReply(err, requestId, 'keeping the answer'));
     }
-    await write(failure ? render.error(failure, final, { provider: endpoint.provider.id, request_id: requestId }) : render.finish(finishReason, final));
+    await write(failure ? render.error(failure, final, { provider: endpoint.provider.id, request_id: requestId }) : render.finish(finishReason, final, stopSequence));
     t.end();
   }
   return outcome;

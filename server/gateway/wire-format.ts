@@ -31,6 +31,8 @@ export interface FinalUsage {
 export interface FinalAnswer extends FinalUsage {
   message: AssistantMessage;
   finishReason: FinishReason;
+  /** The stop sequence that ended the answer, when the upstream said which (finishReason is `stop`). */
+  stopSequence?: string;
   /** Token log probabilities, when asked for and returned (providers/types.ts ChoiceLogprobs). */
   logprobs?: ChoiceLogprobs;
   /** The upstream answered 200 but refused (content filter) or failed inside the body. */
@@ -44,8 +46,11 @@ export interface FinalAnswer extends FinalUsage {
 export interface StreamRenderer {
   start(): string;
   delta(d: StreamDelta): string;
-  /** The terminal events: usage, the finish reason and the format's end marker. */
-  finish(reason: FinishReason, final: FinalUsage): string;
+  /**
+   * The terminal events: usage, the finish reason and the format's end marker. `stopSequence`: the stop
+   * sequence that ended the answer, when the upstream said which (only the Messages API tells it).
+   */
+  finish(reason: FinishReason, final: FinalUsage, stopSequence?: string): string;
   /** A failure after the stream began (never a silent cut): the format's error event(s) and end marker. */
   error(err: MidStreamError, final: FinalUsage, metadata: Record<string, unknown>): string;
   /** Written while waiting (an SSE comment, or Anthropic's ping event). */

@@ -100,6 +100,11 @@ export interface ConvertedResponse {
   /** Only when the client asked for logprobs and the upstream returned them. */
   logprobs?: ChoiceLogprobs;
   finishReason: FinishReason;
+  /**
+   * The stop sequence (one of the request's `stop`) that ended the answer, when the upstream says which
+   * (Anthropic's stop_sequence); finishReason is then `stop`. OpenAI-style upstreams cannot tell it apart.
+   */
+  stopSequence?: string;
   usage: NormalizedUsage;
   /** The upstream's own id for the response, kept in usage metadata. */
   upstreamId?: string;
@@ -146,6 +151,8 @@ export interface StreamConverter {
   push(event: SseEvent): StreamDelta[];
   /** The finish reason once the upstream has told it (null until then). */
   readonly finishReason: FinishReason | null;
+  /** The stop sequence that ended the answer, when the upstream says which (see ConvertedResponse). */
+  readonly stopSequence?: string | null;
   /** Usage as reported so far (upstreams report it at the start and/or at the end). */
   readonly usage: NormalizedUsage | null;
   /** An error the upstream reported inside the stream (Anthropic `error` event, OpenAI `{"error":…}` chunk…). */

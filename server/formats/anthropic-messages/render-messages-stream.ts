@@ -110,10 +110,11 @@ export function createMessagesStreamRenderer(ctx: RenderContext): StreamRenderer
       for (const c of d.tool_calls ?? []) out += toolCall(c);
       return out;
     },
-    finish(reason: FinishReason, final: FinalUsage): string {
+    finish(reason: FinishReason, final: FinalUsage, stopSequence?: string): string {
+      const stopReason = stopReasonOf(reason, sawToolUse, stopSequence);
       return (
         close() +
-        event('message_delta', { delta: { stop_reason: stopReasonOf(reason, sawToolUse), stop_sequence: null }, usage: usageOf(final.usage) }) +
+        event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: stopReason === 'stop_sequence' ? stopSequence : null }, usage: usageOf(final.usage) }) +
         event('message_stop', {})
       );
     },
