@@ -95,7 +95,17 @@ export interface AssistantMessage {
  */
 export type ChoiceLogprobs = Record<string, unknown>;
 
+/** A choice after the first of an answer to a request with n > 1 (Chat Completions' `n`). */
+export interface ConvertedChoice {
+  /** 1 … n − 1. */
+  index: number;
+  message: AssistantMessage;
+  finishReason: FinishReason;
+  logprobs?: ChoiceLogprobs;
+}
+
 export interface ConvertedResponse {
+  /** Choice 0 (the only one unless the request asked for n > 1: then see otherChoices). */
   message: AssistantMessage;
   /** Only when the client asked for logprobs and the upstream returned them. */
   logprobs?: ChoiceLogprobs;
@@ -110,6 +120,8 @@ export interface ConvertedResponse {
   upstreamId?: string;
   /** Set when the upstream answered 200 but refused the content (e.g. Gemini promptFeedback.blockReason). */
   error?: MidStreamError;
+  /** Choices 1 … n − 1, in index order, for a request with n > 1 (usage counts every choice). */
+  otherChoices?: ConvertedChoice[];
 }
 
 /** A streamed tool-call fragment in OpenAI's shape: the first for an index carries id/type/name. */
@@ -120,8 +132,10 @@ export interface ToolCallDelta {
   function: { name?: string; arguments?: string };
 }
 
-/** One delta to send to the client; the gateway adds id, model, created, object and index. */
+/** One delta to send to the client; the gateway adds id, model, created and object. */
 export interface StreamDelta {
+  /** The choice it belongs to, for a request with n > 1; absent means 0. */
+  choice?: number;
   content?: string;
   reasoning?: string;
   reasoning_details?: ReasoningDetail[];
@@ -153,6 +167,8 @@ export interface StreamConverter {
   readonly finishReason: FinishReason | null;
   /** The stop sequence that ended the answer, when the upstream says which (see ConvertedResponse). */
   readonly stopSequence?: string | null;
+  /** For a request with n > 1: the finish reason of each choice after the first, by index (finishReason is choice 0's). */
+  readonly otherFinishReasons?: ReadonlyMap<number, FinishReason>;
   /** Usage as reported so far (upstreams report it at the start and/or at the end). */
   readonly usage: NormalizedUsage | null;
   /** An error the upstream reported inside the stream (Anthropic `error` event, OpenAI `{"error":…}` chunk…). */
@@ -191,6 +207,12 @@ export interface ProviderAdapter {
   createStreamConverter(ctx: ConvertContext): StreamConverter;
   /** Classify a non-2xx answer (body is the raw text, possibly not JSON). */
   convertError(status: number, body: string, headers: Record<string, string | string[] | undefined>): UpstreamFailure;
+  /**
+   * Whether this upstream and model return several choices (Chat Completions' `n`). Absent or false: a
+   * request with n > 1 is refused (400 naming the model and `n`) before credit is reserved, never answered
+   * with one choice.
+   */
+  supportsChoices?(ctx: ConvertContext): boolean;
   /** Echo-style adapters answer in-process instead of over HTTP. */
   readonly local?: LocalProvider;
   /**

@@ -66,5 +66,6 @@ export function adjustOpenRouterBody(body: Record<string, unknown>, req: ChatReq
 }
 
 export const mistralAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ supportsStreamOptions: false, adjustBody: adjustMistralBody }), id: 'mistral' };
-export const xaiAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ adjustBody: adjustXaiBody }), id: 'xai' };
+// xAI's Chat Completions take `n` (docs.x.ai, "Chat completions"); Mistral's only for some models, Groq's not at all.
+export const xaiAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ adjustBody: adjustXaiBody, supportsChoices: true }), id: 'xai' };
 export const groqAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ adjustBody: adjustGroqBody }), id: 'groq' };
