@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { NextRequest } from 'next/server';
 import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
-import { createRuntime, type Runtime } from '@/server/runtime/runtime';
+import { createRuntime, type Runtime, type RuntimeOptions } from '@/server/runtime/runtime';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response> | Response;
 
@@ -62,7 +62,8 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export async function startApiServer(): Promise<ApiServer> {
+/** @param runtimeOptions for the chat fast path's runtime (e.g. a routing configuration of the test's own). */
+export async function startApiServer(runtimeOptions: RuntimeOptions = {}): Promise<ApiServer> {
   const routes = findRoutes(APP_DIR).sort((a, b) => {
     // More specific first: compare segment by segment (static < dynamic < catch-all), then longer first.
     for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
@@ -72,7 +73,7 @@ export async function startApiServer(): Promise<ApiServer> {
     return b.segments.length - a.segments.length;
   });
 
-  const runtime = createRuntime();
+  const runtime = createRuntime(runtimeOptions);
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const fastPath = fastPathHandlerFor(url.pathname);

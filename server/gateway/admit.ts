@@ -242,8 +242,6 @@ async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, author
   if (!model.supportsPdf && files) {
     throw new AppError('bad_request', `${model.id} does not accept PDF input (supportsPdf is false). Remove the file parts or pick a model with supportsPdf.`, { model: model.id, capability: 'supportsPdf' });
   }
-  // One choice per request: the runners and every format render one message (README "Request parameters").
-  if (req.n !== undefined && req.n > 1) throw new AppError('bad_request', `n > 1 is not supported for ${model.id}: ask for one choice per request`, { model: model.id, param: 'n' });
   const plan = planRoute(table, req, { keyUsable: (ref) => rt.health.isUsable(ref), nextAvailableAt: (refs) => rt.health.nextAvailableAt(refs), stats: rt.endpointStats });
   // A fallback model that cannot take this request (images, documents) is not a candidate.
   const candidates: RouteCandidate[] = images || files ? plan.candidates.filter((c) => (!images || c.model.supportsImages) && (!files || c.model.supportsPdf)) : plan.candidates;

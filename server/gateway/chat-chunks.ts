@@ -1,7 +1,8 @@
 // OpenAI-shaped output: chunk and response serialisation. Each chunk is a precomputed prefix (id, object,
-// created, model) plus the JSON of its delta, so writing a chunk costs one small JSON.stringify.
+// created, model) plus the JSON of its delta, so writing a chunk costs one small JSON.stringify. With n > 1
+// a chunk names its choice by index, and each choice gets its own finish chunk (usage on the last).
 import { microsToUsd } from '@/server/ledger/money';
-import type { AssistantMessage, ChoiceLogprobs, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
+import type { AssistantMessage, ChoiceLogprobs, ConvertedChoice, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
 
 export interface UsageOut {
   prompt_tokens: number;
@@ -24,23 +25,46 @@ export function usageOut(u: NormalizedUsage, costMicros: bigint): UsageOut {
 }
 
 export class ChunkWriter {
+  /** Up to the choice's index. */
+  private readonly head: string;
+  /** Choice 0's prefix, up to its delta. */
   private readonly prefix: string;
 
   constructor(id: string, model: string, provider: string, created = Math.floor(Date.now() / 1000)) {
-    this.prefix = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"provider":${JSON.stringify(provider)},"choices":[{"index":0,"delta":`;
+    this.head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"provider":${JSON.stringify(provider)},"choices":[{"index":`;
+    this.prefix = `${this.head}0,"delta":`;
   }
 
-  delta(d: StreamDelta | { role: 'assistant'; content: string }): string {
+  private prefixOf(choice: number | undefined): string {
+    return choice ? `${this.head}${choice},"delta":` : this.prefix;
+  }
+
+  delta(d: StreamDelta | { role: 'assistant'; content: string; choice?: number }): string {
+    if ('choice' in d) {
+      const { choice, ...delta } = d;
+      return this.deltaOf(this.prefixOf(choice), delta);
+    }
+    return this.deltaOf(this.prefix, d);
+  }
+
+  private deltaOf(prefix: string, d: StreamDelta | { role: 'assistant'; content: string }): string {
     if ('logprobs' in d && d.logprobs) {
       // OpenAI puts a chunk's log probabilities on the choice, beside the delta.
       const { logprobs, ...delta } = d;
-      return `${this.prefix}${JSON.stringify(delta)},"logprobs":${JSON.stringify(logprobs)},"finish_reason":null}]}\n\n`;
+      return `${prefix}${JSON.stringify(delta)},"logprobs":${JSON.stringify(logprobs)},"finish_reason":null}]}\n\n`;
     }
-    return `${this.prefix}${JSON.stringify(d)},"finish_reason":null}]}\n\n`;
+    return `${prefix}${JSON.stringify(d)},"finish_reason":null}]}\n\n`;
   }
 
-  finish(reason: FinishReason, usage: UsageOut): string {
-    return `${this.prefix}{},"finish_reason":${JSON.stringify(reason)}}],"usage":${JSON.stringify(usage)}}\n\n`;
+  /** Choice 0's finish reason, then those of choices 1 … n − 1 (n > 1), each in its chunk; usage rides on the last. */
+  finish(reason: FinishReason, usage: UsageOut, others: { index: number; finishReason: FinishReason }[] = []): string {
+    const all = [{ index: 0, finishReason: reason }, ...others];
+    let out = '';
+    for (const [i, c] of all.entries()) {
+      const tail = i === all.length - 1 ? `,"usage":${JSON.stringify(usage)}` : '';
+      out += `${this.prefixOf(c.index)}{},"finish_reason":${JSON.stringify(c.finishReason)}}]${tail}}\n\n`;
+    }
+    return out;
   }
 
   error(err: MidStreamError, usage: UsageOut, metadata: Record<string, unknown>): string {
@@ -62,18 +86,26 @@ export function completionBody(p: {
   usage: UsageOut;
   error?: MidStreamError;
   created?: number;
+  /** Choices 1 … n − 1 of a request with n > 1. */
+  otherChoices?: ConvertedChoice[];
 }) {
-  const message: Record<string, unknown> = { role: 'assistant', content: p.message.content ?? null };
-  if (p.message.tool_calls?.length) message.tool_calls = p.message.tool_calls;
-  if (p.message.reasoning) message.reasoning = p.message.reasoning;
-  if (p.message.reasoning_details?.length) message.reasoning_details = p.message.reasoning_details;
+  const choice = { index: 0, message: messageBody(p.message), ...(p.logprobs ? { logprobs: p.logprobs } : {}), finish_reason: p.finishReason, ...(p.error ? { error: { code: p.error.code, message: p.error.message, metadata: {} } } : {}) };
+  const others = (p.otherChoices ?? []).map((c) => ({ index: c.index, message: messageBody(c.message), ...(c.logprobs ? { logprobs: c.logprobs } : {}), finish_reason: c.finishReason }));
   return {
     id: p.id,
     object: 'chat.completion',
     created: p.created ?? Math.floor(Date.now() / 1000),
     model: p.model,
     provider: p.provider,
-    choices: [{ index: 0, message, ...(p.logprobs ? { logprobs: p.logprobs } : {}), finish_reason: p.finishReason, ...(p.error ? { error: { code: p.error.code, message: p.error.message, metadata: {} } } : {}) }],
+    choices: [choice, ...others],
     usage: p.usage,
   };
+}
+
+function messageBody(m: AssistantMessage): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: 'assistant', content: m.content ?? null };
+  if (m.tool_calls?.length) message.tool_calls = m.tool_calls;
+  if (m.reasoning) message.reasoning = m.reasoning;
+  if (m.reasoning_details?.length) message.reasoning_details = m.reasoning_details;
+  return message;
 }

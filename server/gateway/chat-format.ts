@@ -2,6 +2,7 @@
 import { errorReply } from '@/server/errors';
 import type { ChatRequest } from '@/server/providers/types';
 import { ChunkWriter, completionBody, DONE, KEEPALIVE, usageOut } from './chat-chunks';
+import { choicesOf } from './choices';
 import { parseChatRequest } from './chat-request-schema';
 import { defaultPromptCacheKey } from './prompt-cache-key';
 import type { WireFormat } from './wire-format';
@@ -35,15 +36,18 @@ export const chatFormat: WireFormat = {
       usage: usageOut(answer.usage, answer.costMicros),
       error: answer.error,
       created: ctx.created,
+      otherChoices: answer.otherChoices,
     });
   },
   stream(ctx) {
     const w = new ChunkWriter(ctx.generationId, ctx.model, ctx.provider, ctx.created);
+    const choices = choicesOf(ctx.req);
     return {
       keepAlive: KEEPALIVE,
-      start: () => w.delta({ role: 'assistant', content: '' }),
+      // Each choice opens with the assistant role, as OpenAI's do.
+      start: () => Array.from({ length: choices }, (_, choice) => w.delta({ role: 'assistant', content: '', ...(choice ? { choice } : {}) })).join(''),
       delta: (d) => w.delta(d),
-      finish: (reason, final) => w.finish(reason, usageOut(final.usage, final.costMicros)) + DONE,
+      finish: (reason, final, details) => w.finish(reason, usageOut(final.usage, final.costMicros), details?.otherChoices) + DONE,
       error: (err, final, metadata) => w.error(err, usageOut(final.usage, final.costMicros), metadata) + DONE,
     };
   },

@@ -96,7 +96,7 @@ export const chatRequestSchema = z.object({
     .min(1, 'n must be at least 1')
     .max(128)
     .optional()
-    .describe('How many choices to generate. Only 1 is supported (the default); n > 1 is answered 400 naming the model, never silently reduced.'),
+    .describe('How many choices to generate (default 1). n > 1 where the provider generates several (OpenAI Chat Completions, Azure OpenAI, xAI); elsewhere a 400 naming the model, never silently reduced. The output limit applies to each choice, and the reservation holds it n times.'),
   logprobs: z
     .boolean()
     .optional()

@@ -3,6 +3,7 @@ import { tokenCostMicros } from '@/server/ledger/money';
 import { chargedPrices, type Pricing } from '@/server/routing/routing-table';
 import { measurePrompt, worstCasePromptTokens } from '@/server/providers/estimate-tokens';
 import type { ChatRequest, NormalizedUsage } from '@/server/providers/types';
+import { choicesOf } from './choices';
 
 export interface Cost {
   costMicros: bigint;
@@ -43,12 +44,12 @@ export function maxOutputTokens(req: ChatRequest, m: { maxOutputTokens: number }
 
 /**
  * Worst-case cost at one endpoint's prices and output limit (admission reserves the most expensive
- * candidate's). A request with cache breakpoints may have its whole prompt written to the cache, at a price
+ * candidate's), the output limit once per choice (`n`: the prompt is billed once, each choice's output). A request with cache breakpoints may have its whole prompt written to the cache, at a price
  * above the input price (1.25 × for 5 minutes, 2 × for an hour on Anthropic), so its prompt is reserved at
  * the dearest price it can be billed: the charge then never exceeds the reservation (outcome.ts chargeFor).
  */
 export function reservationMicros(req: ChatRequest, m: Pricing & { maxOutputTokens: number }): bigint {
-  return tokenCostMicros(estimatePromptTokens(req), worstPromptPrice(req, m)) + tokenCostMicros(maxOutputTokens(req, m), m.outputPrice);
+  return tokenCostMicros(estimatePromptTokens(req), worstPromptPrice(req, m)) + tokenCostMicros(maxOutputTokens(req, m) * choicesOf(req), m.outputPrice);
 }
 
 function worstPromptPrice(req: ChatRequest, m: Pricing): number {

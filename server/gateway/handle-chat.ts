@@ -120,6 +120,8 @@ function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, st
       cacheSavingsMicros,
       unbilledMicros,
       byok: !!o.served?.key?.byok,
+      // What the provider says it cost (OpenRouter's usage.cost), for the whole answer it sent.
+      providerCostMicros: (o.upstreamUsage ?? o.usage).providerCostMicros ?? null,
       latencyMs: Math.round(performance.now() - started),
       ttftMs: o.ttftMs ?? null,
       finishReason: o.finishReason,

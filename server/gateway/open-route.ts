@@ -13,6 +13,7 @@ import { orderKeys } from '@/server/routing/order-keys';
 import type { RouteCandidate } from '@/server/routing/plan-route';
 import { providerConfigFor, type RoutingKey } from '@/server/routing/routing-table';
 import type { ChatRequest } from '@/server/providers/types';
+import { refuseUnsupportedChoices } from './choices';
 import { headerRecord, networkError, RETRY, sleep, UpstreamHttpError } from './upstream-errors';
 import type { UpstreamPools, UpstreamResponse } from './upstream-client';
 
@@ -86,6 +87,7 @@ export function contextFor(candidate: RouteCandidate, key: RoutingKey | undefine
 export function prepareAttempt(candidate: RouteCandidate, key: RoutingKey | undefined, req: ChatRequest): PreparedAttempt {
   const ctx = contextFor(candidate, key);
   const provider = candidate.endpoint.provider;
+  refuseUnsupportedChoices(req, provider.adapter, ctx);
   if (provider.adapter.local) {
     provider.adapter.local.check?.(req, ctx);
     return { candidate, key, ctx, request: null };

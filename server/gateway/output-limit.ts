@@ -34,18 +34,24 @@ export class OutputMeter {
 /**
  * A complete answer longer than the limit (the upstream reported more completion tokens than it was allowed):
  * the text is shortened in proportion, finish_reason becomes `length`, and usage counts the limit. Tool
- * calls are kept whole (a cut one would be unusable JSON).
+ * calls are kept whole (a cut one would be unusable JSON). With several choices (n > 1) usage counts them
+ * all, without a per-choice split: the limit is each choice's times their number, and every one is
+ * shortened in the same proportion.
  */
-export function capCompleteAnswer(
-  message: AssistantMessage,
+export function capCompleteAnswer<M extends AssistantMessage>(
+  messages: M[],
   usage: NormalizedUsage,
-  limit: number,
-): { message: AssistantMessage; usage: NormalizedUsage; capped: boolean } {
-  if (usage.completionTokens <= limit) return { message, usage, capped: false };
+  limitPerChoice: number,
+): { messages: M[]; usage: NormalizedUsage; capped: boolean } {
+  const limit = limitPerChoice * Math.max(1, messages.length);
+  if (usage.completionTokens <= limit) return { messages, usage, capped: false };
   const ratio = limit / usage.completionTokens;
-  const capped: AssistantMessage = { ...message, content: shorten(message.content, ratio) };
-  if (message.reasoning != null) capped.reasoning = shorten(message.reasoning, ratio);
-  return { message: capped, usage: { ...usage, completionTokens: limit, reasoningTokens: Math.min(usage.reasoningTokens, limit) }, capped: true };
+  const capped = messages.map((message) => {
+    const shortened: M = { ...message, content: shorten(message.content, ratio) };
+    if (message.reasoning != null) shortened.reasoning = shorten(message.reasoning, ratio);
+    return shortened;
+  });
+  return { messages: capped, usage: { ...usage, completionTokens: limit, reasoningTokens: Math.min(usage.reasoningTokens, limit) }, capped: true };
 }
 
 function shorten(text: string | null | undefined, ratio: number): string | null {

@@ -1,5 +1,5 @@
 import { AppError, errorReply } from '@/server/errors';
-import type { ConvertedResponse } from '@/server/providers/types';
+import type { AssistantMessage, ConvertedResponse } from '@/server/providers/types';
 import type { Admission } from './admit';
 import { maxOutputTokens } from './cost';
 import { chargeFor, type GenerationOutcome } from './outcome';
@@ -27,14 +27,13 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, format: Wir
   }
   const converted: ConvertedResponse = adapter.convertResponse(body, served.ctx);
   // An upstream that ignored max_tokens: the answer is cut to the limit the reservation was computed for.
-  const limited = capCompleteAnswer(converted.message, converted.usage, maxOutputTokens(a.req, endpoint));
+  const others = converted.otherChoices ?? [];
+  const limited = capCompleteAnswer([converted.message, ...others.map((c) => c.message)], converted.usage, maxOutputTokens(a.req, endpoint));
   const finishReason = limited.capped ? 'length' : converted.finishReason;
-  const message = { ...limited.message };
-  if (a.req.reasoning?.exclude) {
-    delete message.reasoning;
-    delete message.reasoning_details;
-  }
-  const produced = !!(message.content || message.tool_calls?.length || message.reasoning || message.reasoning_details?.length);
+  const visible = limited.messages.map((m) => withoutHiddenReasoning(m, !!a.req.reasoning?.exclude));
+  const message = visible[0]!;
+  const otherMessages = visible.slice(1);
+  const produced = visible.some((m) => !!(m.content || m.tool_calls?.length || m.reasoning || m.reasoning_details?.length));
   const outcome: GenerationOutcome = {
     usage: limited.usage,
     upstreamUsage: limited.capped ? converted.usage : undefined,
@@ -52,8 +51,20 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, format: Wir
   const ctx: RenderContext = { generationId: a.generationId, requestId, model: model.id, provider: endpoint.provider.id, req: a.req, created: Math.floor(Date.now() / 1000) };
   const answer: FinalAnswer = { message, finishReason, usage: limited.usage, costMicros, error: converted.error };
   if (converted.logprobs) answer.logprobs = converted.logprobs;
+  if (others.length > 0) answer.otherChoices = others.map((c, i) => ({ ...c, message: otherMessages[i]!, finishReason: limited.capped ? 'length' : c.finishReason }));
+  if (converted.stopSequence !== undefined && finishReason === 'stop') answer.stopSequence = converted.stopSequence;
   // The answer is charged and valid whatever happens here: a failure to keep it is logged, not answered.
   await format.beforeFinal?.(ctx, a.principal, answer).catch((err: unknown) => void errorReply(err, requestId, 'keeping the answer'));
   t.sendJson(200, format.complete(ctx, answer), { 'x-request-id': requestId, 'x-generation-id': a.generationId });
   return outcome;
+}
+
+/** `reasoning.exclude`: the client asked not to see the reasoning (it was generated and is billed all the same). */
+function withoutHiddenReasoning(m: AssistantMessage, exclude: boolean): AssistantMessage {
+  const message = { ...m };
+  if (exclude) {
+    delete message.reasoning;
+    delete message.reasoning_details;
+  }
+  return message;
 }

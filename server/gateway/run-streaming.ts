@@ -18,7 +18,8 @@ import { attemptsIn, openRoute, type ServedRoute } from './open-route';
 import { UpstreamHttpError } from './upstream-errors';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
-import type { FinalAnswer, RenderContext, WireFormat } from './wire-format';
+import type { FinalAnswer, FinishDetails, RenderContext, WireFormat } from './wire-format';
+import { choicesOf } from './choices';
 
 /** @param commit settles the generation; called before its final usage is written (handle-chat.ts). */
 export async function runStreaming(
@@ -98,8 +99,10 @@ export async function runStreaming(
   let outputChars = 0;
   let ttftMs: number | undefined;
   let failure: MidStreamError | null = earlyError;
-  // Output past the limit the reservation was computed for is not read (output-limit.ts).
-  const meter = new OutputMeter(maxOutputTokens(a.req, endpoint));
+  // Output past the limit the reservation was computed for is not read (output-limit.ts): the limit of
+  // each choice, for all of them together (n > 1).
+  const choices = choicesOf(a.req);
+  const meter = new OutputMeter(maxOutputTokens(a.req, endpoint) * choices);
   /** Converts and writes one event; a promise only when the client is not keeping up (backpressure). */
   const emit = (ev: SseEvent): Promise<void> | undefined => {
     let pending: Promise<void>[] | undefined;
@@ -112,7 +115,7 @@ export async function runStreaming(
       if (n === 0 && !d.tool_calls && !d.reasoning_details && !d.logprobs) continue;
       outputChars += n;
       ttftMs ??= Math.round(performance.now() - started);
-      if (answer) accumulate(answer, d);
+      if (answer && !d.choice) accumulate(answer, d);
       const p = write(render.delta(d));
       if (p) (pending ??= []).push(p);
     }
@@ -176,11 +179,17 @@ export async function runStreaming(
   if (!aborted) {
     commit(outcome); // journaled before the client can see usage.cost
     const final = { usage, costMicros: chargeFor(endpoint, outcome, a.reservedMicros).costMicros };
+    const stopSequence = finishReason === 'stop' && !cut ? converter.stopSequence ?? undefined : undefined;
+    const details: FinishDetails = { stopSequence };
+    if (choices > 1) {
+      // A choice whose end the upstream did not tell (a cut stream) ends as the stream did.
+      details.otherChoices = Array.from({ length: choices - 1 }, (_, i) => ({ index: i + 1, finishReason: cut ? 'length' : (converter.otherFinishReasons?.get(i + 1) ?? finishReason) }));
+    }
     if (answer) {
-      const full: FinalAnswer = { ...final, message: answer, finishReason: failure ? 'error' : finishReason, error: failure ?? undefined };
+      const full: FinalAnswer = { ...final, message: answer, finishReason: failure ? 'error' : finishReason, stopSequence, error: failure ?? undefined };
       await format.beforeFinal!(ctx, a.principal, full).catch((err: unknown) => void errorReply(err, requestId, 'keeping the answer'));
     }
-    await write(failure ? render.error(failure, final, { provider: endpoint.provider.id, request_id: requestId }) : render.finish(finishReason, final));
+    await write(failure ? render.error(failure, final, { provider: endpoint.provider.id, request_id: requestId }) : render.finish(finishReason, final, details));
     t.end();
   }
   return outcome;

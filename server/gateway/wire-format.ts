@@ -5,7 +5,7 @@
 // the body can be passed on nearly unchanged to an upstream of the same family) and renders the answer,
 // the stream and errors in its own shape. Routing, limits, reservation and metering never see the format.
 import type { Principal } from '@/server/auth/authenticate-bearer';
-import type { AssistantMessage, ChatRequest, ChoiceLogprobs, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
+import type { AssistantMessage, ChatRequest, ChoiceLogprobs, ConvertedChoice, FinishReason, MidStreamError, NormalizedUsage, StreamDelta } from '@/server/providers/types';
 
 export type WireFormatId = 'chat' | 'anthropic-messages' | 'openai-responses';
 
@@ -31,10 +31,22 @@ export interface FinalUsage {
 export interface FinalAnswer extends FinalUsage {
   message: AssistantMessage;
   finishReason: FinishReason;
+  /** The stop sequence that ended the answer, when the upstream said which (finishReason is `stop`). */
+  stopSequence?: string;
   /** Token log probabilities, when asked for and returned (providers/types.ts ChoiceLogprobs). */
   logprobs?: ChoiceLogprobs;
   /** The upstream answered 200 but refused (content filter) or failed inside the body. */
   error?: MidStreamError;
+  /** Choices 1 … n − 1 of a request with n > 1 (only Chat Completions asks for them); the fields above are choice 0. */
+  otherChoices?: ConvertedChoice[];
+}
+
+/** What the terminal events may say besides the finish reason and usage. */
+export interface FinishDetails {
+  /** The stop sequence that ended the answer, when the upstream said which (only the Messages API tells it). */
+  stopSequence?: string;
+  /** A request with n > 1: the finish reason of choices 1 … n − 1 (the `reason` argument is choice 0's). */
+  otherChoices?: { index: number; finishReason: FinishReason }[];
 }
 
 /**
@@ -44,8 +56,8 @@ export interface FinalAnswer extends FinalUsage {
 export interface StreamRenderer {
   start(): string;
   delta(d: StreamDelta): string;
-  /** The terminal events: usage, the finish reason and the format's end marker. */
-  finish(reason: FinishReason, final: FinalUsage): string;
+  /** The terminal events: usage, the finish reason (of each choice) and the format's end marker. */
+  finish(reason: FinishReason, final: FinalUsage, details?: FinishDetails): string;
   /** A failure after the stream began (never a silent cut): the format's error event(s) and end marker. */
   error(err: MidStreamError, final: FinalUsage, metadata: Record<string, unknown>): string;
   /** Written while waiting (an SSE comment, or Anthropic's ping event). */

@@ -21,6 +21,28 @@ function numberToPlainString(n: number): string {
   return s;
 }
 
+/**
+ * A USD amount a provider reported as a JSON number (OpenRouter's `usage.cost`) → micro-dollars, read from
+ * the number's decimal text, never through float arithmetic (`cost * 1e6` drifts: 0.000123 * 1e6 is
+ * 123.00000000000001, which rounded up is 124). `String(n)` is the shortest text that parses back to the same number — the text
+ * JSON serializers write ("0.00024", "1.5e-7") — so it is the provider's own digits. Providers price in
+ * fractions of a micro-dollar; those are rounded up, as tokenCostMicros does. Null for what is not a
+ * finite amount ≥ 0 (a provider's cost is never negative).
+ */
+export function reportedUsdToMicros(value: number | string): bigint | null {
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
+  const m = /^(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(typeof value === 'number' ? String(value) : value.trim());
+  if (!m) return null;
+  const [, whole, frac = '', exp = '0'] = m;
+  const digits = BigInt(whole + frac);
+  // value = digits × 10^scale; micros = value × 10^6.
+  const scale = Number(exp) - frac.length + 6;
+  if (scale >= 0) return digits * 10n ** BigInt(scale);
+  if (scale < -400) return digits === 0n ? 0n : 1n; // far below a micro-dollar (and out of BigInt-friendly range)
+  const divisor = 10n ** BigInt(-scale);
+  return (digits + divisor - 1n) / divisor;
+}
+
 /** 12_340_000n → 12.34 (a JS number, for JSON output only). Exact for |amounts| < $9 billion. */
 export function microsToUsd(micros: bigint | number): number {
   const m = BigInt(micros);

@@ -51,7 +51,7 @@ async function state(w: Awaited<ReturnType<typeof world>>) {
 }
 
 const inputs = (w: Awaited<ReturnType<typeof world>>, costs: bigint[]): SettleInput[] =>
-  w.gens.map((generationId, i) => ({ generationId, accountId: w.accountId, costMicros: costs[i], usage: usage({ userId: w.userId, apiKeyId: w.keys[i % 2].id, completionTokens: 10 + i }) }));
+  w.gens.map((generationId, i) => ({ generationId, accountId: w.accountId, costMicros: costs[i], usage: usage({ userId: w.userId, apiKeyId: w.keys[i % 2].id, completionTokens: 10 + i, unbilledMicros: BigInt(i), providerCostMicros: i % 2 ? null : BigInt(95_000 + i) }) }));
 
 describeEachDatabase('batch settlement', (kind) => {
   it('has the effects of settleInTx applied item by item', async () => {
@@ -65,6 +65,8 @@ describeEachDatabase('batch settlement', (kind) => {
     expect(sa).toEqual(sb);
     expect(sa.balance).toEqual({ paid: 10_000_000n - 800_001n, promo: 0n, reserved: 0n });
     expect(sa.entries.map((e) => e.balanceAfterMicros)).toEqual([9_880_000n, 9_700_000n, 9_200_000n, 9_199_999n]);
+    // The provider-reported cost (or its absence) and the operator's loss, as given, on both paths.
+    expect(sa.records.map((r) => [r.providerCostMicros, r.unbilledMicros])).toEqual([[95_000n, 0n], [null, 1n], [95_002n, 2n], [null, 3n], [95_004n, 4n]]);
     // Settled once: the same batch again settles nothing and changes nothing.
     expect((await settleBatch(inputs(a, costs))).size).toBe(0);
     expect(await state(a)).toEqual(sa);

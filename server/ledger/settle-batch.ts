@@ -29,7 +29,7 @@ const SETTLE_BATCH_SQL = `
       ord int, g text, a text, cost bigint, "settledMicros" bigint, lid text,
       "userId" text, "apiKeyId" text, "authTokenId" text, model text, provider text, "upstreamModel" text, "upstreamId" text,
       "providerKey" text, attempts int, "promptTokens" int, "completionTokens" int, "cachedTokens" int, "cacheWriteTokens" int, "reasoningTokens" int,
-      "cacheSavingsMicros" bigint, "unbilledMicros" bigint, byok boolean, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean,
+      "cacheSavingsMicros" bigint, "unbilledMicros" bigint, byok boolean, "providerCostMicros" bigint, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean,
       "errorCode" text, "errorMessage" text, "httpReferer" text, "xTitle" text, "taskId" text, "requestId" text)
   ), res AS MATERIALIZED (
     SELECT r."generationId", r."accountId", r."apiKeyId", r."membershipId", r."amountMicros", i.cost, i.ord
@@ -75,10 +75,10 @@ const SETTLE_BATCH_SQL = `
     RETURNING id
   ), usage AS (
     INSERT INTO "UsageRecord" (id, "accountId", "userId", "apiKeyId", "authTokenId", model, provider, "upstreamModel", "upstreamId", "providerKey", attempts,
-      "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros", byok,
+      "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros", byok, "providerCostMicros",
       "latencyMs", "ttftMs", "finishReason", status, streamed, "errorCode", "errorMessage", "httpReferer", "xTitle", "taskId", "requestId")
     SELECT i.g, i.a, i."userId", i."apiKeyId", i."authTokenId", i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts,
-      i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros", COALESCE(i.byok, false),
+      i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros", COALESCE(i.byok, false), i."providerCostMicros",
       i."latencyMs", i."ttftMs", i."finishReason", i.status::"UsageStatus", i.streamed, i."errorCode", i."errorMessage", i."httpReferer", i."xTitle", i."taskId", i."requestId"
     FROM done d JOIN input i ON i.g = d."generationId"
     RETURNING id
@@ -100,7 +100,7 @@ export async function settleBatch(inputs: SettleInput[]): Promise<Set<string>> {
   const rows = items.map((p, ord) => {
     const cost = p.costMicros < 0n ? 0n : p.costMicros;
     // Same columns as settleInTx writes; the statement reads them by name (jsonb_to_recordset), bigints as text.
-    const { id: _id, accountId: _accountId, costMicros: _cost, cacheSavingsMicros, unbilledMicros, ...fields } = usageRecordFields(p, cost);
+    const { id: _id, accountId: _accountId, costMicros: _cost, cacheSavingsMicros, unbilledMicros, providerCostMicros, ...fields } = usageRecordFields(p, cost);
     return {
       ord,
       g: p.generationId,
@@ -111,6 +111,7 @@ export async function settleBatch(inputs: SettleInput[]): Promise<Set<string>> {
       ...fields,
       cacheSavingsMicros: cacheSavingsMicros.toString(),
       unbilledMicros: unbilledMicros.toString(),
+      providerCostMicros: providerCostMicros?.toString() ?? null,
     };
   });
   const { rows: settled } = await (await database()).sql.query<{ generationId: string }>(SETTLE_BATCH_SQL, [JSON.stringify(rows)], { name: 'sb_settle_batch' });

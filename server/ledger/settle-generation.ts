@@ -29,6 +29,8 @@ export interface UsageFields {
   unbilledMicros?: bigint;
   /** Served with the account's own provider key (BYOK). */
   byok?: boolean;
+  /** What the provider itself reported the generation cost (OpenRouter's usage.cost); null when it did not say. */
+  providerCostMicros?: bigint | null;
   latencyMs: number;
   ttftMs?: number | null;
   finishReason?: string | null;
@@ -173,6 +175,7 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     cacheSavingsMicros: u.cacheSavingsMicros ?? 0n,
     unbilledMicros: u.unbilledMicros ?? 0n,
     byok: u.byok ?? false,
+    providerCostMicros: u.providerCostMicros ?? null,
     latencyMs: u.latencyMs,
     ttftMs: u.ttftMs ?? null,
     finishReason: u.finishReason ?? null,

@@ -28,7 +28,7 @@ const settlement = (accountId: string, generationId: string, costMicros: bigint)
   generationId,
   accountId,
   costMicros,
-  usage: { model: 'openai/gpt-4o-mini', provider: 'openai', promptTokens: 10, completionTokens: 20, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, cacheSavingsMicros: 0n, unbilledMicros: 7n, latencyMs: 5, status: 'SUCCESS', streamed: true, finishReason: 'stop' },
+  usage: { model: 'openai/gpt-4o-mini', provider: 'openai', promptTokens: 10, completionTokens: 20, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, cacheSavingsMicros: 0n, unbilledMicros: 7n, providerCostMicros: 950_001n, latencyMs: 5, status: 'SUCCESS', streamed: true, finishReason: 'stop' },
 });
 
 /** A journal file as a process that has died left it (a pid no process has). */
@@ -70,7 +70,7 @@ describeEachDatabase('settlement journal', () => {
     expect(await getBalanceOrThrow(account)).toMatchObject({ totalMicros: 1_000_000n - 6_000n, reservedMicros: 0n });
     for (const [i, g] of gens.entries()) {
       expect(await prisma.ledgerEntry.findMany({ where: { generationId: g }, select: { amountMicros: true } })).toEqual([{ amountMicros: -BigInt((i + 1) * 1_000) }]);
-      expect(await prisma.usageRecord.findUniqueOrThrow({ where: { id: g } })).toMatchObject({ costMicros: BigInt((i + 1) * 1_000), status: 'SUCCESS', unbilledMicros: 7n });
+      expect(await prisma.usageRecord.findUniqueOrThrow({ where: { id: g } })).toMatchObject({ costMicros: BigInt((i + 1) * 1_000), status: 'SUCCESS', unbilledMicros: 7n, providerCostMicros: 950_001n });
     }
   });
 

@@ -97,7 +97,7 @@ export class SettlementJournal {
 /** One line: the settlement as JSON, bigints as decimal strings (spelled out: a replacer function costs more). */
 export function serializeSettlement(input: SettleInput): string {
   const u = input.usage;
-  const usage = { ...u, cacheSavingsMicros: u.cacheSavingsMicros?.toString(), unbilledMicros: u.unbilledMicros?.toString() };
+  const usage = { ...u, cacheSavingsMicros: u.cacheSavingsMicros?.toString(), unbilledMicros: u.unbilledMicros?.toString(), providerCostMicros: u.providerCostMicros?.toString() };
   return JSON.stringify({ ...input, costMicros: input.costMicros.toString(), usage }) + '\n';
 }
 
@@ -121,6 +121,7 @@ const journalLine = z.object({
       cacheSavingsMicros: micros.optional(),
       unbilledMicros: micros.optional(),
       byok: z.boolean().optional(),
+      providerCostMicros: micros.nullish(),
     })
     .passthrough(),
 });

@@ -73,6 +73,11 @@ export interface NormalizedUsage {
    */
   cacheWrite1hTokens?: number;
   reasoningTokens: number;
+  /**
+   * What the provider itself says the request cost it, in micro-dollars (OpenRouter's `usage.cost`), when it
+   * says so. Recorded in the usage record for the operator; the customer's charge is our list price.
+   */
+  providerCostMicros?: bigint;
 }
 
 /** One assistant message as returned to the client (non-streaming). */
@@ -90,16 +95,33 @@ export interface AssistantMessage {
  */
 export type ChoiceLogprobs = Record<string, unknown>;
 
+/** A choice after the first of an answer to a request with n > 1 (Chat Completions' `n`). */
+export interface ConvertedChoice {
+  /** 1 … n − 1. */
+  index: number;
+  message: AssistantMessage;
+  finishReason: FinishReason;
+  logprobs?: ChoiceLogprobs;
+}
+
 export interface ConvertedResponse {
+  /** Choice 0 (the only one unless the request asked for n > 1: then see otherChoices). */
   message: AssistantMessage;
   /** Only when the client asked for logprobs and the upstream returned them. */
   logprobs?: ChoiceLogprobs;
   finishReason: FinishReason;
+  /**
+   * The stop sequence (one of the request's `stop`) that ended the answer, when the upstream says which
+   * (Anthropic's stop_sequence); finishReason is then `stop`. OpenAI-style upstreams cannot tell it apart.
+   */
+  stopSequence?: string;
   usage: NormalizedUsage;
   /** The upstream's own id for the response, kept in usage metadata. */
   upstreamId?: string;
   /** Set when the upstream answered 200 but refused the content (e.g. Gemini promptFeedback.blockReason). */
   error?: MidStreamError;
+  /** Choices 1 … n − 1, in index order, for a request with n > 1 (usage counts every choice). */
+  otherChoices?: ConvertedChoice[];
 }
 
 /** A streamed tool-call fragment in OpenAI's shape: the first for an index carries id/type/name. */
@@ -110,8 +132,10 @@ export interface ToolCallDelta {
   function: { name?: string; arguments?: string };
 }
 
-/** One delta to send to the client; the gateway adds id, model, created, object and index. */
+/** One delta to send to the client; the gateway adds id, model, created and object. */
 export interface StreamDelta {
+  /** The choice it belongs to, for a request with n > 1; absent means 0. */
+  choice?: number;
   content?: string;
   reasoning?: string;
   reasoning_details?: ReasoningDetail[];
@@ -141,6 +165,10 @@ export interface StreamConverter {
   push(event: SseEvent): StreamDelta[];
   /** The finish reason once the upstream has told it (null until then). */
   readonly finishReason: FinishReason | null;
+  /** The stop sequence that ended the answer, when the upstream says which (see ConvertedResponse). */
+  readonly stopSequence?: string | null;
+  /** For a request with n > 1: the finish reason of each choice after the first, by index (finishReason is choice 0's). */
+  readonly otherFinishReasons?: ReadonlyMap<number, FinishReason>;
   /** Usage as reported so far (upstreams report it at the start and/or at the end). */
   readonly usage: NormalizedUsage | null;
   /** An error the upstream reported inside the stream (Anthropic `error` event, OpenAI `{"error":…}` chunk…). */
@@ -179,6 +207,12 @@ export interface ProviderAdapter {
   createStreamConverter(ctx: ConvertContext): StreamConverter;
   /** Classify a non-2xx answer (body is the raw text, possibly not JSON). */
   convertError(status: number, body: string, headers: Record<string, string | string[] | undefined>): UpstreamFailure;
+  /**
+   * Whether this upstream and model return several choices (Chat Completions' `n`). Absent or false: a
+   * request with n > 1 is refused (400 naming the model and `n`) before credit is reserved, never answered
+   * with one choice.
+   */
+  supportsChoices?(ctx: ConvertContext): boolean;
   /** Echo-style adapters answer in-process instead of over HTTP. */
   readonly local?: LocalProvider;
   /**

@@ -25,6 +25,7 @@ export const usageRecordSelect = {
   costMicros: true,
   cacheSavingsMicros: true,
   unbilledMicros: true,
+  providerCostMicros: true,
   latencyMs: true,
   ttftMs: true,
   errorCode: true,
@@ -59,6 +60,8 @@ export interface UsageRecordRow {
   cacheSavingsMicros: bigint;
   /** The operator's loss (upstream usage beyond the charge, which never exceeds the reservation). */
   unbilledMicros: bigint;
+  /** What the provider reported the generation cost (OpenRouter's usage.cost); null when it did not say. */
+  providerCostMicros: bigint | null;
   latencyMs: number;
   ttftMs: number | null;
   errorCode: string | null;
@@ -132,6 +135,8 @@ export function toGenerationDto(r: UsageRecordRow) {
     cache_discount: microsToUsd(r.cacheSavingsMicros),
     unbilled_cost: microsToUsd(r.unbilledMicros),
     unbilled_cost_micros: r.unbilledMicros.toString(),
+    provider_cost: r.providerCostMicros === null ? null : microsToUsd(r.providerCostMicros),
+    provider_cost_micros: r.providerCostMicros?.toString() ?? null,
     latency: r.latencyMs,
     ttft: r.ttftMs,
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,

@@ -167,6 +167,11 @@ defineEndpoint({
           "USD the upstream's reported usage costs beyond total_cost, absorbed by the operator: a charge never exceeds the request's reservation (prompt estimate + max output tokens), e.g. when the provider ignored max_tokens",
         ),
       unbilled_cost_micros: z.string(),
+      provider_cost: z
+        .number()
+        .nullable()
+        .describe("USD the provider itself reported the request cost (OpenRouter's usage.cost, rounded up to the micro-dollar); null when the provider does not report a cost. total_cost is what was charged, at this gateway's prices"),
+      provider_cost_micros: z.string().nullable(),
       latency: z.number().int().describe('ms from request to the end of the response'),
       ttft: z.number().int().nullable().describe('ms to the first token'),
       error,

@@ -7,11 +7,12 @@ import { mergeReasoningFragments } from '@/server/providers/replay-reasoning';
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 
 /**
- * Our finish reason → Anthropic's stop_reason. `stop` reads as end_turn: the internal answer does not say
- * whether a stop sequence ended it. Tool calls under `stop` (some providers say so) are `tool_use`, which
- * is what an agent loop waits for.
+ * Our finish reason → Anthropic's stop_reason. `stop` with the stop sequence that ended it (only Anthropic's
+ * upstreams say which) is stop_sequence; otherwise end_turn. Tool calls under `stop` (some providers say
+ * so) are `tool_use`, which is what an agent loop waits for.
  */
-export function stopReasonOf(reason: FinishReason, hasToolCalls: boolean): StopReason {
+export function stopReasonOf(reason: FinishReason, hasToolCalls: boolean, stopSequence?: string): StopReason {
+  if (reason === 'stop' && stopSequence !== undefined && !hasToolCalls) return 'stop_sequence';
   switch (reason) {
     case 'length':
       return 'max_tokens';
@@ -76,8 +77,8 @@ export function renderMessagesResponse(ctx: RenderContext, answer: FinalAnswer) 
     // The name the client asked for (an Anthropic name stays one), as Anthropic echoes its own.
     model: ctx.req.model,
     content,
-    stop_reason: stopReasonOf(reason, toolCalls.length > 0),
-    stop_sequence: null,
+    stop_reason: stopReasonOf(reason, toolCalls.length > 0, answer.stopSequence),
+    stop_sequence: reason === 'stop' && toolCalls.length === 0 ? (answer.stopSequence ?? null) : null,
     usage: usageOf(answer.usage),
   };
 }

@@ -3,7 +3,7 @@
 // content_block_stop, then message_delta (stop_reason, usage) and message_stop. Blocks never interleave:
 // a new block opens whenever the kind of delta changes (text, one thinking block, one tool call), and the
 // open one is closed first. Pings while waiting; a failure after the stream began is an `error` event.
-import type { FinalUsage, RenderContext, StreamRenderer } from '@/server/gateway/wire-format';
+import type { FinalUsage, FinishDetails, RenderContext, StreamRenderer } from '@/server/gateway/wire-format';
 import { estimatePromptTokens, measurePrompt } from '@/server/providers/estimate-tokens';
 import type { FinishReason, MidStreamError, ReasoningDetail, StreamDelta, ToolCallDelta } from '@/server/providers/types';
 import { midStreamErrorType } from './messages-errors';
@@ -110,10 +110,12 @@ export function createMessagesStreamRenderer(ctx: RenderContext): StreamRenderer
       for (const c of d.tool_calls ?? []) out += toolCall(c);
       return out;
     },
-    finish(reason: FinishReason, final: FinalUsage): string {
+    finish(reason: FinishReason, final: FinalUsage, details?: FinishDetails): string {
+      const stopSequence = details?.stopSequence;
+      const stopReason = stopReasonOf(reason, sawToolUse, stopSequence);
       return (
         close() +
-        event('message_delta', { delta: { stop_reason: stopReasonOf(reason, sawToolUse), stop_sequence: null }, usage: usageOf(final.usage) }) +
+        event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: stopReason === 'stop_sequence' ? stopSequence : null }, usage: usageOf(final.usage) }) +
         event('message_stop', {})
       );
     },

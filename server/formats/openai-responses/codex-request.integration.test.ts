@@ -95,11 +95,11 @@ describeEachDatabase("Codex CLI's request shape", () => {
     expect(reasoning.encrypted_content).toBe(recorded.output[0].encrypted_content);
   });
 
-  it('Anthropic: translated (function tools only), streamed back as Responses events; the signed thinking returns next turn', async () => {
+  it('Anthropic: translated (function and custom tools; hosted ones have no equivalent), streamed back as Responses events; the signed thinking returns next turn', async () => {
     h.respond = () => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, sse: fixtureChunks('anthropic', 'thinking_tool_use.chunks.txt') });
     const first = await post(codexRequest('anthropic/claude-sonnet-4.5', firstTurn));
     expect(h.upstream.requests.at(-1)!.path).toBe('/v1/messages');
-    expect(sent().tools.map((t: any) => t.name)).toEqual(['shell']);
+    expect(sent().tools.map((t: any) => t.name)).toEqual(['shell', 'apply_patch']);
     expect(JSON.stringify(sent().system)).toContain('You are Codex');
     const types = first.map((e) => e.type);
     expect(types[0]).toBe('response.created');

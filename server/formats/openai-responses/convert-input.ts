@@ -2,10 +2,12 @@
 // an assistant message, function calls) form one assistant message, as a model turn does; a function_call_output
 // becomes a tool message. Reasoning items become reasoning_details the OpenAI adapter turns back into reasoning
 // items (format openai-responses-v1, with their id), or, for our envelope, the other provider's own details.
-// Items with no chat equivalent (hosted-tool calls, custom tools, item references) are left out here: an OpenAI
+// A custom tool's call and output are a function call (arguments {"input": …}, custom-tools.ts) and a tool
+// message. Items with no chat equivalent (hosted-tool calls, item references) are left out here: an OpenAI
 // endpoint receives them in the client's own body (passthrough), other models cannot use them.
 import { AppError } from '@/server/errors';
 import { RESPONSES_REASONING_FORMAT } from '@/server/providers/openai/convert-responses-input';
+import { customToolArguments } from '@/server/providers/custom-tool-input';
 import type { ChatMessage, ContentPart, ReasoningDetail, ToolCall } from '@/server/providers/types';
 import { unwrapReasoning } from './reasoning-envelope';
 import type { ResponsesContentPart, ResponsesInputItem } from './responses-request-schema';
@@ -85,13 +87,19 @@ export function convertInput(instructions: string | null | undefined, input: str
         (assistant().tool_calls ??= []).push(call);
         return;
       }
+      case 'custom_tool_call': {
+        const c = item as Extract<ResponsesInputItem, { type: 'custom_tool_call' }>;
+        (assistant().tool_calls ??= []).push({ id: c.call_id, type: 'function', function: { name: c.name, arguments: customToolArguments(c.input) } });
+        return;
+      }
       case 'reasoning': {
         const details = reasoningDetailsOf(item as Extract<ResponsesInputItem, { type: 'reasoning' }>);
         if (details.length > 0) (assistant().reasoning_details ??= []).push(...details);
         return;
       }
-      case 'function_call_output': {
-        const o = item as Extract<ResponsesInputItem, { type: 'function_call_output' }>;
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        const o = item as Extract<ResponsesInputItem, { type: 'function_call_output' | 'custom_tool_call_output' }>;
         turn = null;
         messages.push({ role: 'tool', tool_call_id: o.call_id, content: typeof o.output === 'string' ? o.output : convertContent(o.output, where) });
         return;

@@ -5,6 +5,7 @@ import { AppError, badRequestFromZod } from '@/server/errors';
 import { parseChatRequest } from '@/server/gateway/chat-request-schema';
 import type { ChatRequest } from '@/server/providers/types';
 import { convertInput } from './convert-input';
+import { customToolAsFunction, customToolsOf } from './custom-tools';
 import { responsesRequestSchema, type ResponsesInputItem, type ResponsesRequest } from './responses-request-schema';
 import { findStoredResponse, responseNotFound } from './stored-responses';
 
@@ -41,15 +42,19 @@ function convertTextFormat(text: ResponsesRequest['text']): Record<string, unkno
   return { type: 'json_schema', json_schema: { name, schema, ...(strict != null ? { strict } : {}), ...(description ? { description } : {}) } };
 }
 
+/** Function tools, and custom tools as functions (custom-tools.ts); hosted tools have no chat equivalent. */
 function convertTools(request: ResponsesRequest): Record<string, unknown> {
-  const functions = (request.tools ?? []).flatMap((t) =>
+  const functions: Record<string, unknown>[] = (request.tools ?? []).flatMap((t) =>
     t.type === 'function' && 'name' in t && typeof t.name === 'string'
       ? [{ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.parameters ? { parameters: t.parameters } : {}), ...(t.strict != null ? { strict: t.strict } : {}) } }]
       : [],
   );
+  functions.push(...customToolsOf(request).map(customToolAsFunction));
   if (functions.length === 0) return {};
   const choice = request.tool_choice;
-  const toolChoice = typeof choice === 'string' ? choice : choice?.type === 'function' && 'name' in choice ? { type: 'function', function: { name: choice.name } } : undefined;
+  // {type: "function" | "custom", name}: either is a function to the chat model.
+  const named = typeof choice === 'object' && (choice.type === 'function' || choice.type === 'custom') && 'name' in choice && typeof choice.name === 'string' ? choice.name : undefined;
+  const toolChoice = typeof choice === 'string' ? choice : named ? { type: 'function', function: { name: named } } : undefined;
   return { tools: functions, ...(toolChoice ? { tool_choice: toolChoice } : {}), ...(request.parallel_tool_calls != null ? { parallel_tool_calls: request.parallel_tool_calls } : {}) };
 }
 

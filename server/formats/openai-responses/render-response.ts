@@ -1,9 +1,11 @@
 // The Responses API `response` object (platform.openai.com/docs/api-reference/responses/object): what a
 // non-streaming call answers, what the stream's response.* events carry and what GET /responses/{id} returns.
 import { microsToUsd } from '@/server/ledger/money';
+import { customToolInput } from '@/server/providers/custom-tool-input';
 import { RESPONSES_REASONING_FORMAT } from '@/server/providers/openai/convert-responses-input';
 import type { AssistantMessage, FinishReason, MidStreamError, NormalizedUsage, ReasoningDetail } from '@/server/providers/types';
 import type { FinalAnswer, RenderContext } from '@/server/gateway/wire-format';
+import { customToolsOf } from './custom-tools';
 import { responsesStateOf } from './parse-responses-request';
 import { wrapReasoning } from './reasoning-envelope';
 
@@ -14,6 +16,15 @@ export const responseIdOf = (generationId: string) => `resp_${generationId.repla
 const suffixOf = (ctx: RenderContext) => ctx.generationId.replace(/^gen-/, '');
 export const messageItemId = (ctx: RenderContext) => `msg_${suffixOf(ctx)}`;
 export const functionCallItemId = (ctx: RenderContext, index: number) => `fc_${suffixOf(ctx)}_${index}`;
+export const customToolCallItemId = (ctx: RenderContext, index: number) => `ctc_${suffixOf(ctx)}_${index}`;
+
+/** The names of the request's custom tools: a call of one of them is answered as a custom_tool_call item. */
+export function customToolNames(ctx: RenderContext): ReadonlySet<string> {
+  return new Set(customToolsOf(responsesStateOf(ctx.req)?.request).map((t) => t.name));
+}
+
+/** A custom tool's call as OpenAI answers it: its input as text, not JSON arguments. */
+export const customToolCallItem = (id: string, callId: string, name: string, input: string, status = 'completed'): OutputItem => ({ id, type: 'custom_tool_call', status, call_id: callId, name, input });
 export const reasoningItemId = (ctx: RenderContext, n: number) => `rs_${suffixOf(ctx)}_${n}`;
 
 export function responsesUsage(u: NormalizedUsage, costMicros: bigint) {
@@ -115,8 +126,13 @@ export const messageItem = (id: string, text: string, status = 'completed'): Out
 export function outputItems(ctx: RenderContext, message: AssistantMessage, withEncrypted: boolean): OutputItem[] {
   const items = reasoningItems(ctx, message, withEncrypted);
   if (message.content) items.push(messageItem(messageItemId(ctx), message.content));
+  const custom = customToolNames(ctx);
   (message.tool_calls ?? []).forEach((call, i) =>
-    items.push({ id: functionCallItemId(ctx, i), type: 'function_call', status: 'completed', call_id: call.id, name: call.function.name, arguments: call.function.arguments }),
+    items.push(
+      custom.has(call.function.name)
+        ? customToolCallItem(customToolCallItemId(ctx, i), call.id, call.function.name, customToolInput(call.function.arguments))
+        : { id: functionCallItemId(ctx, i), type: 'function_call', status: 'completed', call_id: call.id, name: call.function.name, arguments: call.function.arguments },
+    ),
   );
   return items;
 }

@@ -2,13 +2,28 @@
 // `event: <type>` and `data: {"type":<type>,"sequence_number":n,…}`. Items open with output_item.added, grow
 // by deltas (output_text.delta, function_call_arguments.delta, reasoning_summary_text.delta) and close with
 // their .done events and output_item.done; the stream ends with response.completed (or .incomplete) carrying
-// usage, or response.failed — never a silent cut. Deltas come from any provider in the internal shape.
+// usage, or response.failed — never a silent cut. Deltas come from any provider in the internal shape. A call
+// of a custom tool (arguments {"input": …}, custom-tools.ts) is a custom_tool_call item whose input grows by
+// custom_tool_call_input.delta as its arguments stream in.
 import type { FinalUsage, RenderContext, StreamRenderer } from '@/server/gateway/wire-format';
+import { customToolInput, partialCustomToolInput } from '@/server/providers/custom-tool-input';
 import { RESPONSES_REASONING_FORMAT } from '@/server/providers/openai/convert-responses-input';
 import type { FinishReason, MidStreamError, ReasoningDetail, StreamDelta } from '@/server/providers/types';
 import { responsesStateOf } from './parse-responses-request';
 import { wrapReasoning } from './reasoning-envelope';
-import { functionCallItemId, messageItem, messageItemId, type OutputItem, reasoningItemId, responseObject, responsesUsage, statusOf } from './render-response';
+import {
+  customToolCallItem,
+  customToolCallItemId,
+  customToolNames,
+  functionCallItemId,
+  messageItem,
+  messageItemId,
+  type OutputItem,
+  reasoningItemId,
+  responseObject,
+  responsesUsage,
+  statusOf,
+} from './render-response';
 
 export const RESPONSES_KEEPALIVE = ': keep-alive\n\n';
 
@@ -21,6 +36,8 @@ interface ToolItem {
   callId: string;
   name: string;
   args: string;
+  /** A custom tool's call: how much of its input the client was sent. */
+  custom?: { sent: string };
 }
 
 /** One stream's state; `items` holds every output item (encrypted reasoning included), for `store`. */
@@ -34,9 +51,11 @@ export class ResponsesStreamWriter implements StreamRenderer {
   private readonly tools = new Map<number, ToolItem>();
   private reasoningCount = 0;
   private readonly withEncrypted: boolean;
+  private readonly customTools: ReadonlySet<string>;
 
   constructor(private readonly ctx: RenderContext) {
     this.withEncrypted = responsesStateOf(ctx.req)?.includeEncrypted ?? false;
+    this.customTools = customToolNames(ctx);
   }
 
   private event(type: string, fields: Record<string, unknown>): string {
@@ -120,11 +139,30 @@ export class ResponsesStreamWriter implements StreamRenderer {
   private closeTools(): string {
     let text = '';
     for (const t of this.tools.values()) {
+      if (t.custom) {
+        const input = customToolInput(t.args);
+        const ids = { item_id: t.id, output_index: t.at };
+        // The rest of the input (all of it, when the arguments did not stream as {"input": …}).
+        const rest = input.startsWith(t.custom.sent) ? input.slice(t.custom.sent.length) : input;
+        if (rest) text += this.event('response.custom_tool_call_input.delta', { ...ids, delta: rest });
+        text += this.event('response.custom_tool_call_input.done', { ...ids, input });
+        text += this.done(t.at, customToolCallItem(t.id, t.callId, t.name, input));
+        continue;
+      }
       text += this.event('response.function_call_arguments.done', { item_id: t.id, output_index: t.at, name: t.name, arguments: t.args });
       text += this.done(t.at, { id: t.id, type: 'function_call', status: 'completed', call_id: t.callId, name: t.name, arguments: t.args });
     }
     this.tools.clear();
     return text;
+  }
+
+  /** A custom tool call's arguments grew: the input decoded so far, past what was sent. */
+  private customInputDelta(t: ToolItem & { custom: { sent: string } }): string {
+    const partial = partialCustomToolInput(t.args);
+    if (!partial || partial.length <= t.custom.sent.length) return '';
+    const delta = partial.slice(t.custom.sent.length);
+    t.custom.sent = partial;
+    return this.event('response.custom_tool_call_input.delta', { item_id: t.id, output_index: t.at, delta });
   }
 
   /** Closes every open item (idempotent); the events are kept for the terminal write. */
@@ -172,17 +210,19 @@ export class ResponsesStreamWriter implements StreamRenderer {
       let t = this.tools.get(c.index);
       if (!t) {
         text += this.closeOpen();
-        const id = functionCallItemId(this.ctx, c.index);
-        const callId = c.id ?? id;
         const name = c.function.name ?? '';
-        const a = this.added({ id, type: 'function_call', status: 'in_progress', call_id: callId, name, arguments: '' });
+        const custom = this.customTools.has(name);
+        const id = custom ? customToolCallItemId(this.ctx, c.index) : functionCallItemId(this.ctx, c.index);
+        const callId = c.id ?? id;
+        const a = this.added(custom ? customToolCallItem(id, callId, name, '', 'in_progress') : { id, type: 'function_call', status: 'in_progress', call_id: callId, name, arguments: '' });
         text += a.text;
-        t = { at: a.at, id, callId, name, args: '' };
+        t = { at: a.at, id, callId, name, args: '', ...(custom ? { custom: { sent: '' } } : {}) };
         this.tools.set(c.index, t);
       }
       if (c.function.arguments) {
         t.args += c.function.arguments;
-        text += this.event('response.function_call_arguments.delta', { item_id: t.id, output_index: t.at, delta: c.function.arguments });
+        if (t.custom) text += this.customInputDelta(t as ToolItem & { custom: { sent: string } });
+        else text += this.event('response.function_call_arguments.delta', { item_id: t.id, output_index: t.at, delta: c.function.arguments });
       }
     }
     return text;

@@ -2,8 +2,9 @@
 // api-reference/responses/create) and as Codex CLI sends it (codex-rs ResponsesApiRequest: instructions,
 // input items, tools, tool_choice "auto", parallel_tool_calls, reasoning {effort, summary}, store false,
 // stream true, include ["reasoning.encrypted_content"], prompt_cache_key, text). Unknown fields are ignored.
-// Item and tool types we cannot translate (hosted tools, custom tools, item references…) are accepted: an
-// OpenAI endpoint gets them in the client's own body; other models do without them (see convert-input.ts).
+// Item and tool types we cannot translate (hosted tools, item references…) are accepted: an OpenAI endpoint
+// gets them in the client's own body; other models do without them (see convert-input.ts). Custom tools are
+// translated to function tools for other models (custom-tools.ts).
 import { z } from 'zod';
 import { boundedJsonObject } from '@/server/validation/fields';
 
@@ -46,19 +47,32 @@ const functionCallOutputItem = z.object({
   call_id: z.string().min(1, 'function_call_output items need call_id'),
   output: z.union([z.string(), z.array(contentPart)]),
 });
+/** A custom (freeform) tool's call and its output (custom-tools.ts). */
+const customToolCallItem = z.object({
+  type: z.literal('custom_tool_call'),
+  call_id: z.string().min(1, 'custom_tool_call items need call_id'),
+  name: z.string().min(1),
+  input: z.string().default(''),
+  id: z.string().nullish(),
+});
+const customToolCallOutputItem = z.object({
+  type: z.literal('custom_tool_call_output'),
+  call_id: z.string().min(1, 'custom_tool_call_output items need call_id'),
+  output: z.union([z.string(), z.array(contentPart)]),
+});
 const reasoningItem = z.object({
   type: z.literal('reasoning'),
   id: z.string().nullish(),
   summary: z.array(z.object({ type: z.string().optional(), text: z.string() })).default([]),
   encrypted_content: z.string().nullish(),
 });
-/** Any other item (custom_tool_call, web_search_call, item_reference…): kept for OpenAI, skipped elsewhere. */
+/** Any other item (web_search_call, item_reference…): kept for OpenAI, skipped elsewhere. */
 const otherItem = z.looseObject({ type: z.string() });
 
 /** An item; a message may leave `type` out (EasyInputMessage). */
 const inputItem = z.preprocess(
   (v) => (typeof v === 'object' && v !== null && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
-  z.union([z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, reasoningItem]), otherItem]),
+  z.union([z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, customToolCallItem, customToolCallOutputItem, reasoningItem]), otherItem]),
 );
 export type ResponsesInputItem = z.output<typeof inputItem>;
 

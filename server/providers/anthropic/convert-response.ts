@@ -31,6 +31,7 @@ const messageSchema = z.object({
   id: z.string().optional(),
   content: z.array(contentBlockSchema),
   stop_reason: z.string().nullish(),
+  stop_sequence: z.string().nullish(),
   usage: anthropicUsageSchema,
 });
 
@@ -72,6 +73,7 @@ export function convertResponse(body: unknown): ConvertedResponse {
       ...(details.length > 0 ? { reasoning: thoughts.join('') || null, reasoning_details: details } : {}),
     },
     finishReason: mapFinishReason(message.stop_reason),
+    ...(message.stop_reason === 'stop_sequence' && message.stop_sequence != null ? { stopSequence: message.stop_sequence } : {}),
     usage: convertUsage(message.usage),
     ...(message.id ? { upstreamId: message.id } : {}),
   };

@@ -37,6 +37,7 @@ export function createStreamConverter(): AnthropicStreamConverter {
   let nextReasoningIndex = 0;
   let rawUsage: AnthropicUsage | null = null;
   let finishReason: FinishReason | null = null;
+  let stopSequence: string | null = null;
   let error: MidStreamError | null = null;
   let done = false;
   let upstreamId: string | null = null;
@@ -147,8 +148,10 @@ export function createStreamConverter(): AnthropicStreamConverter {
       case 'content_block_stop':
         return stopBlock(index);
       case 'message_delta': {
-        const stopReason = asString(asRecord(data.delta).stop_reason);
+        const delta = asRecord(data.delta);
+        const stopReason = asString(delta.stop_reason);
         if (stopReason) finishReason = mapFinishReason(stopReason);
+        if (stopReason === 'stop_sequence') stopSequence = asString(delta.stop_sequence) ?? null;
         takeUsage(data.usage);
         return [];
       }
@@ -167,6 +170,9 @@ export function createStreamConverter(): AnthropicStreamConverter {
     push,
     get finishReason() {
       return finishReason;
+    },
+    get stopSequence() {
+      return stopSequence;
     },
     get usage(): NormalizedUsage | null {
       return rawUsage ? convertUsage(rawUsage) : null;

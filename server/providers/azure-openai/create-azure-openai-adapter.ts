@@ -28,6 +28,8 @@ export function createAzureOpenAIAdapter(options: AzureOpenAIOptions = {}): Prov
     convertResponse: (body) => convertOpenAIResponse(body),
     createStreamConverter: () => createOpenAIStreamConverter(),
     convertError: convertAzureError,
+    // Chat Completions' `n`, as at OpenAI.
+    supportsChoices: () => true,
     ...(options.entra
       ? {
           authorize: async (request, _ctx, signal) => {

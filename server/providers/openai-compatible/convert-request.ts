@@ -27,6 +27,8 @@ export interface OpenAICompatibleOptions {
   deepseekThinking?: (model: ResolvedModel) => boolean;
   /** Models that answer 400 to logprobs/top_logprobs while they think (DeepSeek); refused here unless thinking is off. */
   refusesLogprobsWhileThinking?: (model: ResolvedModel) => boolean;
+  /** Default false. The server returns `n` choices (xAI); otherwise n > 1 is refused before credit is reserved. */
+  supportsChoices?: boolean;
   /** A service profile's last word on the body (profiles/: Mistral's tool-call ids, xAI's and Groq's reasoning, OpenRouter's extensions). */
   adjustBody?: (body: Record<string, unknown>, req: ChatRequest, model: ResolvedModel) => void;
 }

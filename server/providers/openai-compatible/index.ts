@@ -14,6 +14,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleOptions =
     convertResponse: (body) => convertCompatibleResponse(body),
     createStreamConverter: () => createCompatibleStreamConverter(),
     convertError: convertCompatibleError,
+    ...(options.supportsChoices ? { supportsChoices: () => true } : {}),
   };
 }
 

@@ -1,11 +1,15 @@
 // OpenRouter's answers: the compatible dialect (reasoning text in `reasoning`) plus `reasoning_details`,
-// passed to the client as OpenRouter sent them (the same shape our API uses), in answers and deltas.
+// passed to the client as OpenRouter sent them (the same shape our API uses), in answers and deltas, and
+// the request's cost as OpenRouter reports it (`usage.cost`), kept for the usage record.
 import { z } from 'zod';
+import { reportedUsdToMicros } from '@/server/ledger/money';
 import { convertOpenAIResponse, type OpenAIDialect } from '../openai/convert-response';
 import { createOpenAIStreamConverter } from '../openai/convert-stream';
-import type { ProviderAdapter, ReasoningDetail } from '../types';
+import type { OpenAIUsage } from '../openai/convert-usage';
+import type { NormalizedUsage, ProviderAdapter, ReasoningDetail } from '../types';
 import { createOpenAICompatibleAdapter } from '.';
 import { compatibleDialect } from './convert-response';
+import { convertCompatibleUsage } from './convert-usage';
 import { adjustOpenRouterBody } from './service-profiles';
 
 const idFields = { format: z.string().nullish(), index: z.number().nullish(), id: z.string().nullish() };
@@ -30,7 +34,19 @@ export function readReasoningDetails(fields: Record<string, unknown>): Reasoning
   return details.length > 0 ? details : undefined;
 }
 
-export const openRouterDialect: OpenAIDialect = { ...compatibleDialect, readReasoningDetails };
+/**
+ * OpenRouter puts the request's cost in USD credits in `usage.cost` (a JSON number, in the answer and in the
+ * stream's last chunk; openrouter.ai/docs/use-cases/usage-accounting): carried as providerCostMicros.
+ * A cost that is not a number ≥ 0 is left out, not the usage.
+ */
+export function convertOpenRouterUsage(usage: OpenAIUsage): NormalizedUsage {
+  const normalized = convertCompatibleUsage(usage);
+  const cost = typeof usage.cost === 'number' ? reportedUsdToMicros(usage.cost) : null;
+  if (cost !== null) normalized.providerCostMicros = cost;
+  return normalized;
+}
+
+export const openRouterDialect: OpenAIDialect = { ...compatibleDialect, readReasoningDetails, convertUsage: convertOpenRouterUsage };
 
 export const openrouterAdapter: ProviderAdapter = {
   ...createOpenAICompatibleAdapter({ adjustBody: adjustOpenRouterBody }),

@@ -55,8 +55,8 @@ export function adjustGroqBody(body: Record<string, unknown>, req: ChatRequest, 
  * OpenRouter's shape, so its extensions go through unchanged — `cache_control` on parts and tools (which
  * OpenRouter relays to Anthropic and Gemini), `reasoning_details` on assistant messages (signed reasoning
  * across tool turns) and the `reasoning` parameter itself. Its `reasoning_details` in answers and streams
- * reach the client (openrouter-dialect.ts). Its `usage.cost` is not taken over: the gateway charges its
- * own price list, and the usage record has no field for a provider's cost yet.
+ * reach the client (openrouter-dialect.ts). Its `usage.cost` is kept in the usage record
+ * (providerCostMicros, `provider_cost` of GET /generation); the customer is charged our own price list.
  */
 export function adjustOpenRouterBody(body: Record<string, unknown>, req: ChatRequest): void {
   body.messages = req.messages;
@@ -66,5 +66,6 @@ export function adjustOpenRouterBody(body: Record<string, unknown>, req: ChatReq
 }
 
 export const mistralAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ supportsStreamOptions: false, adjustBody: adjustMistralBody }), id: 'mistral' };
-export const xaiAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ adjustBody: adjustXaiBody }), id: 'xai' };
+// xAI's Chat Completions take `n` (docs.x.ai, "Chat completions"); Mistral's only for some models, Groq's not at all.
+export const xaiAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ adjustBody: adjustXaiBody, supportsChoices: true }), id: 'xai' };
 export const groqAdapter: ProviderAdapter = { ...createOpenAICompatibleAdapter({ adjustBody: adjustGroqBody }), id: 'groq' };

@@ -58,6 +58,9 @@ export function createEitherStreamConverter(): StreamConverter {
     get finishReason() {
       return inner?.finishReason ?? null;
     },
+    get otherFinishReasons() {
+      return inner?.otherFinishReasons;
+    },
     get usage() {
       return inner?.usage ?? null;
     },

@@ -38,6 +38,8 @@ export function pickPortableParams(req: ChatRequest): Record<string, unknown> {
     if (req[key] !== undefined) params[key] = req[key];
   }
   if (req.tools) params.tools = req.tools.map(withoutCacheControl);
+  // Only servers whose adapter supportsChoices get n > 1 (gateway/choices.ts refuses it for the others).
+  if (req.n !== undefined && req.n > 1) params.n = req.n;
   return params;
 }
 

@@ -3,7 +3,7 @@
 // instead of copying them.
 import { z } from 'zod';
 import { AppError } from '@/server/errors';
-import { EMPTY_USAGE, type ConvertedResponse, type FinishReason, type NormalizedUsage, type ReasoningDetail, type ToolCall } from '../types';
+import { EMPTY_USAGE, type AssistantMessage, type ConvertedChoice, type ConvertedResponse, type FinishReason, type NormalizedUsage, type ReasoningDetail, type ToolCall } from '../types';
 import { convertOpenAIUsage, openAIUsageSchema, type OpenAIUsage } from './convert-usage';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 
@@ -48,15 +48,9 @@ const responseSchema = z.looseObject({
   usage: openAIUsageSchema.nullish(),
 });
 
-export function convertOpenAIResponse(body: unknown, dialect: OpenAIDialect = {}): ConvertedResponse {
-  const parsed = responseSchema.safeParse(body);
-  if (!parsed.success) throw new AppError('upstream_error', 'The upstream provider sent a response the gateway cannot read');
-  const { id, choices, usage } = parsed.data;
-  // We never ask for n > 1, so the answer is choice 0.
-  const choice = choices.find((c) => (c.index ?? 0) === 0);
-  if (!choice) throw new AppError('upstream_error', 'The upstream provider sent a response without a choice');
-  const { message } = choice;
+type RawChoice = z.infer<typeof responseSchema>['choices'][number];
 
+function convertMessage(message: RawChoice['message'], dialect: OpenAIDialect): AssistantMessage {
   const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call) => ({
     id: call.id,
     type: 'function',
@@ -65,20 +59,37 @@ export function convertOpenAIResponse(body: unknown, dialect: OpenAIDialect = {}
   const reasoning = dialect.readReasoning?.(message);
   const reasoningDetails = dialect.readReasoningDetails?.(message);
 
+  return {
+    role: 'assistant',
+    // A structured-output refusal comes in `refusal` with content null; our message has no such field,
+    // and an empty answer would hide why, so the refusal text becomes the content.
+    content: message.content ?? message.refusal ?? null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    ...(reasoning ? { reasoning } : {}),
+    ...(reasoningDetails?.length ? { reasoning_details: reasoningDetails } : {}),
+  };
+}
+
+export function convertOpenAIResponse(body: unknown, dialect: OpenAIDialect = {}): ConvertedResponse {
+  const parsed = responseSchema.safeParse(body);
+  if (!parsed.success) throw new AppError('upstream_error', 'The upstream provider sent a response the gateway cannot read');
+  const { id, choices, usage } = parsed.data;
+  const mapFinishReason = (c: RawChoice) => (dialect.mapFinishReason ?? mapOpenAIFinishReason)(c.finish_reason) ?? 'stop';
+  const choice = choices.find((c) => (c.index ?? 0) === 0);
+  if (!choice) throw new AppError('upstream_error', 'The upstream provider sent a response without a choice');
+
   const converted: ConvertedResponse = {
-    message: {
-      role: 'assistant',
-      // A structured-output refusal comes in `refusal` with content null; our message has no such field,
-      // and an empty answer would hide why, so the refusal text becomes the content.
-      content: message.content ?? message.refusal ?? null,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-      ...(reasoning ? { reasoning } : {}),
-      ...(reasoningDetails?.length ? { reasoning_details: reasoningDetails } : {}),
-    },
-    finishReason: (dialect.mapFinishReason ?? mapOpenAIFinishReason)(choice.finish_reason) ?? 'stop',
+    message: convertMessage(choice.message, dialect),
+    finishReason: mapFinishReason(choice),
     usage: usage ? (dialect.convertUsage ?? convertOpenAIUsage)(usage) : { ...EMPTY_USAGE },
   };
   if (id) converted.upstreamId = id;
   if (choice.logprobs) converted.logprobs = choice.logprobs;
+  // The others, when the request asked for n > 1 (only then does an upstream send them).
+  const others: ConvertedChoice[] = choices
+    .filter((c) => (c.index ?? 0) > 0)
+    .sort((a, b) => a.index! - b.index!)
+    .map((c) => ({ index: c.index!, message: convertMessage(c.message, dialect), finishReason: mapFinishReason(c), ...(c.logprobs ? { logprobs: c.logprobs } : {}) }));
+  if (others.length > 0) converted.otherChoices = others;
   return converted;
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { AppError } from '@/server/errors';
 import { type ConvertedResponse, EMPTY_USAGE, type FinishReason, type MidStreamError, type ReasoningDetail, type ToolCall } from '../types';
+import { customToolArguments } from '../custom-tool-input';
 import { convertOpenAIStreamError, openAIErrorSchema } from './convert-error';
 import { RESPONSES_REASONING_FORMAT } from './convert-responses-input';
 import { convertResponsesUsage, responsesUsageSchema } from './convert-usage';
@@ -13,10 +14,11 @@ export const outputItemSchema = z.looseObject({
   id: z.string().nullish(),
   // message
   content: z.array(z.looseObject({ type: z.string(), text: z.string().nullish(), refusal: z.string().nullish() })).nullish(),
-  // function_call
+  // function_call (and custom_tool_call, whose `input` is text)
   call_id: z.string().nullish(),
   name: z.string().nullish(),
   arguments: z.string().nullish(),
+  input: z.string().nullish(),
   // reasoning
   summary: z.array(z.looseObject({ text: z.string().nullish() })).nullish(),
   encrypted_content: z.string().nullish(),
@@ -69,6 +71,9 @@ export function convertResponsesResponse(body: unknown): ConvertedResponse {
       for (const part of item.content ?? []) texts.push(part.text ?? part.refusal ?? '');
     } else if (item.type === 'function_call') {
       toolCalls.push({ id: item.call_id ?? item.id ?? '', type: 'function', function: { name: item.name ?? '', arguments: item.arguments ?? '' } });
+    } else if (item.type === 'custom_tool_call') {
+      // A custom (freeform) tool's call, in the internal shape of one (providers/custom-tool-input.ts).
+      toolCalls.push({ id: item.call_id ?? item.id ?? '', type: 'function', function: { name: item.name ?? '', arguments: customToolArguments(item.input ?? '') } });
     } else if (item.type === 'reasoning') {
       const summary = (item.summary ?? []).map((part) => part.text ?? '').filter(Boolean).join(SUMMARY_PART_SEPARATOR);
       const id = item.id ?? undefined;

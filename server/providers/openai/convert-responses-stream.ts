@@ -4,6 +4,7 @@
 // the terminal response.* event ends it. Event types we do not translate are skipped, as OpenAI adds some
 // with new features (hosted tools, async tool calls) that a chat client has no use for.
 import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '../types';
+import { customToolArguments, customToolArgumentsStream } from '../custom-tool-input';
 import { convertOpenAIStreamError, openAIErrorSchema } from './convert-error';
 import { RESPONSES_REASONING_FORMAT } from './convert-responses-input';
 import { outputItemSchema, responseObjectSchema, responsesFailure, responsesFinishReason, SUMMARY_PART_SEPARATOR } from './convert-responses-response';
@@ -11,7 +12,8 @@ import { convertResponsesUsage } from './convert-usage';
 
 /** What we remember about each output item, by its output_index. */
 type Item =
-  | { kind: 'tool'; index: number; sentArguments: boolean }
+  /** `custom`: a custom_tool_call, whose input streams as text and becomes {"input": …} arguments. */
+  | { kind: 'tool'; index: number; sentArguments: boolean; custom?: boolean }
   | { kind: 'reasoning'; id?: string; summaryDetail?: number; lastSummaryPart?: number }
   | { kind: 'other' };
 
@@ -38,9 +40,9 @@ export function createResponsesStreamConverter(): StreamConverter {
   function addItem(outputIndex: number, value: unknown): StreamDelta[] {
     const parsed = outputItemSchema.safeParse(value);
     const item = parsed.success ? parsed.data : undefined;
-    if (item?.type === 'function_call') {
+    if (item?.type === 'function_call' || item?.type === 'custom_tool_call') {
       const index = nextTool++;
-      items.set(outputIndex, { kind: 'tool', index, sentArguments: false });
+      items.set(outputIndex, { kind: 'tool', index, sentArguments: false, custom: item.type === 'custom_tool_call' });
       return [{ tool_calls: [{ index, id: item.call_id ?? item.id ?? '', type: 'function', function: { name: item.name ?? '', arguments: '' } }] }];
     }
     items.set(outputIndex, item?.type === 'reasoning' ? { kind: 'reasoning', id: item.id ?? undefined } : { kind: 'other' });
@@ -65,6 +67,10 @@ export function createResponsesStreamConverter(): StreamConverter {
     if (item.kind === 'reasoning' && parsed.data.encrypted_content) {
       const id = parsed.data.id ?? item.id;
       return [{ reasoning_details: [{ type: 'reasoning.encrypted', data: parsed.data.encrypted_content, format: RESPONSES_REASONING_FORMAT, index: nextDetail++, ...(id ? { id } : {}) }] }];
+    }
+    if (item.kind === 'tool' && item.custom) {
+      const args = item.sentArguments ? customToolArgumentsStream.close : customToolArguments(parsed.data.input ?? '');
+      return [{ tool_calls: [{ index: item.index, function: { arguments: args } }] }];
     }
     // A call whose arguments never streamed: send them whole ('{}' for none) so the client can parse them.
     if (item.kind === 'tool' && !item.sentArguments) return [{ tool_calls: [{ index: item.index, function: { arguments: parsed.data.arguments || '{}' } }] }];
@@ -111,9 +117,16 @@ export function createResponsesStreamConverter(): StreamConverter {
         return text ? [{ content: text }] : [];
       case 'response.function_call_arguments.delta': {
         const item = items.get(outputIndex);
-        if (item?.kind !== 'tool' || !text) return [];
+        if (item?.kind !== 'tool' || item.custom || !text) return [];
         item.sentArguments = true;
         return [{ tool_calls: [{ index: item.index, function: { arguments: text } }] }];
+      }
+      case 'response.custom_tool_call_input.delta': {
+        const item = items.get(outputIndex);
+        if (item?.kind !== 'tool' || !item.custom || !text) return [];
+        const opening = item.sentArguments ? '' : customToolArgumentsStream.open;
+        item.sentArguments = true;
+        return [{ tool_calls: [{ index: item.index, function: { arguments: opening + customToolArgumentsStream.fragment(text) } }] }];
       }
       case 'response.reasoning_summary_text.delta':
         return summaryDelta(items.get(outputIndex), typeof data.summary_index === 'number' ? data.summary_index : 0, text);

@@ -182,7 +182,7 @@ describe('createOpenAIStreamConverter text fast path', () => {
     expect(c.finishReason).toBeNull();
   });
 
-  it('leaves everything else to the schema: reasoning fields, tool calls, finish reasons, usage, other choices, bad types', () => {
+  it('leaves everything else to the schema: reasoning fields, tool calls, finish reasons, usage, bad types; other choices keep their index', () => {
     const reasoning = createOpenAIStreamConverter({ readReasoning: (d) => (typeof d.reasoning_content === 'string' ? d.reasoning_content : undefined) });
     expect(push(reasoning, chunk({ delta: { reasoning_content: 'think', content: '' } }))).toEqual([{ reasoning: 'think' }]);
 
@@ -190,9 +190,14 @@ describe('createOpenAIStreamConverter text fast path', () => {
     expect(push(c, chunk({ delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] } }))).toEqual([
       { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] },
     ]);
-    expect(push(c, chunk({ index: 1, delta: { content: 'second choice' } }))).toEqual([]);
+    // n > 1: another choice's delta names it; its finish reason is kept apart from choice 0's.
+    expect(push(c, chunk({ index: 1, delta: { content: 'second choice' } }))).toEqual([{ choice: 1, content: 'second choice' }]);
+    expect(push(c, chunk({ index: 1, delta: { tool_calls: [{ index: 0, id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } }] }, finish_reason: 'tool_calls' }))).toEqual([
+      { choice: 1, tool_calls: [{ index: 0, id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } }] },
+    ]);
     expect(push(c, chunk({ delta: { content: 'last' }, finish_reason: 'length' }, { usage: { prompt_tokens: 3, completion_tokens: 4 } }))).toEqual([{ content: 'last' }]);
     expect(c.finishReason).toBe('length');
+    expect(c.otherFinishReasons).toEqual(new Map([[1, 'tool_calls']]));
     expect(c.usage).toMatchObject({ promptTokens: 3, completionTokens: 4 });
 
     const bad = createOpenAIStreamConverter();

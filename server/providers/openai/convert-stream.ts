@@ -1,7 +1,8 @@
 // chat.completion.chunk events → StreamDelta. OpenAI's stream is already in the shape we send, so this
 // mostly validates and picks fields; the state it keeps is the finish reason, the usage (the last chunk,
 // with `choices: []`, when stream_options.include_usage is on), a mid-stream error, [DONE] and the
-// response id (the same `chatcmpl-…` on every chunk).
+// response id (the same `chatcmpl-…` on every chunk). With n > 1 every chunk names its choice by index;
+// choices after the first keep their own finish reason and tool-call numbering.
 import { z } from 'zod';
 import { parseUnframedTail, UNFRAMED_TAIL_EVENT } from '../sse';
 import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta, ToolCallDelta } from '../types';
@@ -43,13 +44,13 @@ type RawToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
  * every chunk. Anything else — tool calls, reasoning fields, a finish reason, usage, an error, another
  * shape — returns undefined and goes through chunkSchema as before.
  */
-function readPlainTextChunk(json: unknown): { id: string | null; content: string } | undefined {
+function readPlainTextChunk(json: unknown): { id: string | null; content: string; index: number } | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
   const chunk = json as { id?: unknown; choices?: unknown; usage?: unknown; error?: unknown };
   if (chunk.usage != null || chunk.error != null || (chunk.id != null && typeof chunk.id !== 'string')) return undefined;
   if (!Array.isArray(chunk.choices) || chunk.choices.length !== 1) return undefined;
   const choice = chunk.choices[0] as { index?: unknown; delta?: unknown; finish_reason?: unknown; logprobs?: unknown } | null;
-  if (typeof choice !== 'object' || choice === null || (choice.index != null && choice.index !== 0) || choice.finish_reason != null || choice.logprobs != null) return undefined;
+  if (typeof choice !== 'object' || choice === null || (choice.index != null && !Number.isInteger(choice.index)) || choice.finish_reason != null || choice.logprobs != null) return undefined;
   const delta = choice.delta as Record<string, unknown> | null | undefined;
   if (typeof delta !== 'object' || delta === null) return undefined;
   for (const key in delta) {
@@ -58,7 +59,7 @@ function readPlainTextChunk(json: unknown): { id: string | null; content: string
     return undefined;
   }
   if (delta.content != null && typeof delta.content !== 'string') return undefined;
-  return { id: (chunk.id as string | undefined) ?? null, content: (delta.content as string | null | undefined) ?? '' };
+  return { id: (chunk.id as string | undefined) ?? null, content: (delta.content as string | null | undefined) ?? '', index: (choice.index as number | null | undefined) ?? 0 };
 }
 
 const UNREADABLE_CHUNK: MidStreamError = { code: 'server_error', message: 'The upstream provider sent a stream chunk the gateway cannot read' };
@@ -67,24 +68,26 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
   const mapFinishReason = dialect.mapFinishReason ?? mapOpenAIFinishReason;
   const convertUsage = dialect.convertUsage ?? convertOpenAIUsage;
   let finishReason: FinishReason | null = null;
+  let otherFinishReasons: Map<number, FinishReason> | undefined;
   let usage: NormalizedUsage | null = null;
   let error: MidStreamError | null = null;
   let done = false;
   let upstreamId: string | null = null;
   // Servers that omit a tool call's `index` (Gemini's compatibility layer, some proxies) still give each
-  // call an id: a new id opens the next index, a fragment without one continues the last call.
-  const indexById = new Map<string, number>();
-  let lastIndex = -1;
+  // call an id: a new id opens the next index, a fragment without one continues the last call. Per choice.
+  const toolCalls = new Map<number, { indexById: Map<string, number>; lastIndex: number }>();
 
-  function toolCallIndex(call: RawToolCallDelta): number {
-    const index = typeof call.index === 'number' ? call.index : call.id ? indexById.get(call.id) ?? lastIndex + 1 : Math.max(lastIndex, 0);
-    if (call.id) indexById.set(call.id, index);
-    lastIndex = index;
+  function toolCallIndex(choice: number, call: RawToolCallDelta): number {
+    let state = toolCalls.get(choice);
+    if (!state) toolCalls.set(choice, (state = { indexById: new Map(), lastIndex: -1 }));
+    const index = typeof call.index === 'number' ? call.index : call.id ? state.indexById.get(call.id) ?? state.lastIndex + 1 : Math.max(state.lastIndex, 0);
+    if (call.id) state.indexById.set(call.id, index);
+    state.lastIndex = index;
     return index;
   }
 
-  function convertToolCall(call: RawToolCallDelta): ToolCallDelta {
-    const delta: ToolCallDelta = { index: toolCallIndex(call), function: {} };
+  function convertToolCall(choice: number, call: RawToolCallDelta): ToolCallDelta {
+    const delta: ToolCallDelta = { index: toolCallIndex(choice, call), function: {} };
     if (call.id) {
       delta.id = call.id;
       delta.type = 'function';
@@ -117,7 +120,8 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
     const plain = readPlainTextChunk(json);
     if (plain) {
       upstreamId ??= plain.id || null;
-      return plain.content ? [{ content: plain.content }] : [];
+      if (!plain.content) return [];
+      return [plain.index === 0 ? { content: plain.content } : { choice: plain.index, content: plain.content }];
     }
     const parsed = chunkSchema.safeParse(json);
     if (!parsed.success) {
@@ -132,13 +136,22 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
     }
     if (chunk.usage) usage = convertUsage(chunk.usage);
 
-    // We never ask for n > 1; the usage chunk has no choice at all.
-    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
-    if (!choice) return [];
-    const mapped = mapFinishReason(choice.finish_reason);
-    if (mapped) finishReason = mapped;
+    // The usage chunk has no choice at all; other chunks one (several only if a server batches choices of n > 1).
+    const deltas: StreamDelta[] = [];
+    for (const choice of chunk.choices ?? []) {
+      const delta = convertChoice(choice);
+      if (delta) deltas.push(delta);
+    }
+    return deltas;
+  }
 
-    const delta: StreamDelta = {};
+  function convertChoice(choice: NonNullable<z.infer<typeof chunkSchema>['choices']>[number]): StreamDelta | null {
+    const index = choice.index ?? 0;
+    const mapped = mapFinishReason(choice.finish_reason);
+    if (mapped && index === 0) finishReason = mapped;
+    else if (mapped) (otherFinishReasons ??= new Map()).set(index, mapped);
+
+    const delta: StreamDelta = index === 0 ? {} : { choice: index };
     if (choice.delta) {
       const reasoning = dialect.readReasoning?.(choice.delta);
       if (reasoning) delta.reasoning = reasoning;
@@ -147,16 +160,19 @@ export function createOpenAIStreamConverter(dialect: OpenAIDialect = {}): Stream
       // Same choice as the non-streaming converter: a structured-output refusal is shown as content.
       const content = choice.delta.content || choice.delta.refusal;
       if (content) delta.content = content;
-      if (choice.delta.tool_calls?.length) delta.tool_calls = choice.delta.tool_calls.map(convertToolCall);
+      if (choice.delta.tool_calls?.length) delta.tool_calls = choice.delta.tool_calls.map((call) => convertToolCall(index, call));
     }
     if (choice.logprobs) delta.logprobs = choice.logprobs;
-    return delta.reasoning !== undefined || delta.reasoning_details !== undefined || delta.content !== undefined || delta.tool_calls !== undefined || delta.logprobs !== undefined ? [delta] : [];
+    return delta.reasoning !== undefined || delta.reasoning_details !== undefined || delta.content !== undefined || delta.tool_calls !== undefined || delta.logprobs !== undefined ? delta : null;
   }
 
   return {
     push,
     get finishReason() {
       return finishReason;
+    },
+    get otherFinishReasons() {
+      return otherFinishReasons;
     },
     get usage() {
       return usage;

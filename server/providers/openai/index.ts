@@ -26,6 +26,8 @@ export const openaiAdapter: ProviderAdapter = {
   createStreamConverter: (ctx) => (usesResponses(ctx.model.upstreamModel) ? createResponsesStreamConverter() : createEitherStreamConverter()),
   // Both APIs answer errors with the same {"error": {…}} body.
   convertError: convertOpenAIError,
+  // Chat Completions' `n`; the Responses API has no such parameter.
+  supportsChoices: (ctx) => !usesResponses(ctx.model.upstreamModel),
 };
 
 export { convertOpenAIError, convertOpenAIStreamError, parseRetryAfter, readHeader } from './convert-error';
