@@ -26,6 +26,7 @@ export const usageRecordSelect = {
   cacheSavingsMicros: true,
   unbilledMicros: true,
   providerCostMicros: true,
+  byok: true,
   latencyMs: true,
   ttftMs: true,
   errorCode: true,
@@ -62,6 +63,8 @@ export interface UsageRecordRow {
   unbilledMicros: bigint;
   /** What the provider reported the generation cost (OpenRouter's usage.cost); null when it did not say. */
   providerCostMicros: bigint | null;
+  /** Served with the account's own provider key: charged the BYOK fee. */
+  byok: boolean;
   latencyMs: number;
   ttftMs: number | null;
   errorCode: string | null;
@@ -94,6 +97,7 @@ export function toUsageRecordDto(r: UsageRecordRow) {
     cost_micros: r.costMicros.toString(),
     cache_savings: microsToUsd(r.cacheSavingsMicros),
     unbilled_cost: microsToUsd(r.unbilledMicros),
+    byok: r.byok,
     latency_ms: r.latencyMs,
     ttft_ms: r.ttftMs,
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
@@ -137,6 +141,7 @@ export function toGenerationDto(r: UsageRecordRow) {
     unbilled_cost_micros: r.unbilledMicros.toString(),
     provider_cost: r.providerCostMicros === null ? null : microsToUsd(r.providerCostMicros),
     provider_cost_micros: r.providerCostMicros?.toString() ?? null,
+    byok: r.byok,
     latency: r.latencyMs,
     ttft: r.ttftMs,
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,

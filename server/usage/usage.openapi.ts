@@ -29,6 +29,7 @@ export const usageRecordSchema = z
     cost: z.number().describe('USD charged'),
     cost_micros: z.string(),
     cache_savings: z.number().describe('USD saved by prompt caching'),
+    byok: z.boolean().describe("Served with the account's own provider key (BYOK): cost is the BYOK fee"),
     latency_ms: z.number().int(),
     ttft_ms: z.number().int().nullable().describe('Time to first token'),
     error,
@@ -172,6 +173,7 @@ defineEndpoint({
         .nullable()
         .describe("USD the provider itself reported the request cost (OpenRouter's usage.cost, rounded up to the micro-dollar); null when the provider does not report a cost. total_cost is what was charged, at this gateway's prices"),
       provider_cost_micros: z.string().nullable(),
+      byok: z.boolean().describe("Served with the account's own provider key (BYOK): total_cost is the BYOK fee (BYOK_FEE_PERCENT of the list price)"),
       latency: z.number().int().describe('ms from request to the end of the response'),
       ttft: z.number().int().nullable().describe('ms to the first token'),
       error,
