@@ -165,6 +165,7 @@ describeEachDatabase('REST usage and generation', () => {
       app_title: 'My App',
       task_id: 'task-42',
       error: null,
+      byok: false,
     });
     expect(mine.body.data.latency).toEqual(expect.any(Number));
     expect(mine.body.data.request_id).toBe(res.headers.get('x-request-id'));
