@@ -163,7 +163,9 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
     keepAllowedFallbacks(r.principal, p.route);
     const a: Admission = { principal: r.principal, ...p, generationId, reservedMicros: r.reservedMicros, tracking: tracking(t), upstream: early?.response };
     afterReservation(rt, a, r.policy, subject, count, known);
-    if (a.refused && early) {
+    // Dispatched early for an account that was plain a moment ago and now has a policy or its own keys (set
+    // within the last minute): the route may have changed, so that request is aborted and the route opened anew.
+    if ((a.refused || !r.policy.plain) && early) {
       early.cancel();
       a.upstream = undefined;
     }
