@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/server/env';
-import { createLogger, formatPretty } from './logger';
+import { AppError, errorReply } from '@/server/errors';
+import { createLogger, formatPretty, replaceProcessLoggerForTests } from './logger';
 
 describe('logger', () => {
   it('writes one JSON object per line with level, time and message', () => {
@@ -23,5 +24,22 @@ describe('logger', () => {
     expect(parseEnv({ NODE_ENV: 'production' }).LOG_FORMAT).toBe('json');
     expect(parseEnv({ NODE_ENV: 'development', LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
     expect(() => parseEnv({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT must be json or pretty/);
+  });
+
+  it("errorReply logs a server fault (not an AppError) as one error line with the request id; the client sees nothing of it", () => {
+    const lines: string[] = [];
+    const restore = replaceProcessLoggerForTests(createLogger({ destination: { write: (l: string) => void lines.push(l) } }));
+    try {
+      const reply = errorReply(new Error('relation "x" does not exist'), 'req_abc', 'generation');
+      expect(reply.status).toBe(500);
+      expect(JSON.stringify(reply.body)).not.toContain('relation');
+      errorReply(new AppError('upstream_error', 'the provider failed'), 'req_def');
+      expect(lines).toHaveLength(1);
+      const entry = JSON.parse(lines[0]!);
+      expect(entry).toMatchObject({ level: 50, request_id: 'req_abc', where: 'generation', msg: 'generation failed', err: { type: 'Error', message: 'relation "x" does not exist' } });
+      expect(entry.err.stack).toContain('logger.test.ts');
+    } finally {
+      restore();
+    }
   });
 });

@@ -32,6 +32,16 @@ export function processLogger(): Logger {
   return (g[GLOBAL_KEY] = createLogger({ format: e.LOG_FORMAT, level: e.LOG_LEVEL }));
 }
 
+/** Tests: the process logger becomes `logger` until the returned function is called. */
+export function replaceProcessLoggerForTests(logger: Logger): () => void {
+  const g = globalThis as GlobalWithLogger;
+  const before = g[GLOBAL_KEY];
+  g[GLOBAL_KEY] = logger;
+  return () => {
+    g[GLOBAL_KEY] = before;
+  };
+}
+
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
 
 /** One JSON line as `12:00:01 INFO  request method=GET path=/ status=200 …` (the fields in their order). */
