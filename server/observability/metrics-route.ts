@@ -7,6 +7,7 @@ import { AppError } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
 import type { Runtime } from '@/server/runtime/runtime';
+import { annotateRequest } from './request-log';
 
 export const METRICS_PATH = '/metrics';
 
@@ -20,6 +21,7 @@ export async function handleMetricsRequest(rt: Runtime, req: IncomingMessage, re
   }
   try {
     const text = await rt.metrics.registry.metrics();
+    annotateRequest(res, { request_id: requestId });
     res.writeHead(200, { 'content-type': rt.metrics.registry.contentType, 'cache-control': 'no-store', 'x-request-id': requestId });
     res.end(req.method === 'HEAD' ? undefined : text);
   } catch (err) {

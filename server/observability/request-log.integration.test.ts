@@ -61,11 +61,15 @@ describeEachDatabase('request log lines', () => {
     expect(refusedLine).toMatchObject({ status: 401, method: 'POST', path: '/api/v1/chat/completions' });
     expect(refusedLine.generation_id).toBeUndefined();
 
+    const scrape = await fetch(`${h.origin}/metrics?token=x`);
+    expect(scrape.status).toBe(200);
+    expect(await lineFor(scrape.headers.get('x-request-id')!)).toMatchObject({ method: 'GET', path: '/metrics', status: 200 });
+
     const all = written.join('');
     expect(written.every((l) => l.endsWith('\n') && l.indexOf('\n') === l.length - 1)).toBe(true);
-    for (const secret of [u.key, wrongKey, `Bearer ${u.key}`, 'sk-upstream-openai-SECRET', 'PROMPT-SENTINEL', 'launch codes']) {
+    for (const secret of ['token=x', u.key, wrongKey, `Bearer ${u.key}`, 'sk-upstream-openai-SECRET', 'PROMPT-SENTINEL', 'launch codes']) {
       expect(all).not.toContain(secret);
     }
-    expect(written.length).toBe(3);
+    expect(written.length).toBe(4);
   });
 });
