@@ -7,6 +7,6 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // PGlite ships WASM and data files it loads relative to its own package: keep these packages
   // out of Next's server bundle so they resolve from node_modules at run time.
-  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-socket', 'pglite-prisma-adapter', 'pg', '@prisma/adapter-pg', 'ioredis', 'undici'],
+  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-socket', 'pglite-prisma-adapter', 'pg', '@prisma/adapter-pg', 'ioredis', 'undici', 'pino', 'prom-client'],
 };
 export default nextConfig;

@@ -122,6 +122,10 @@ export const envSchema = z
     /** Skip creating the demo account on an empty embedded database. */
     SKIP_DEMO: bool,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    /** Log lines: one JSON object per line (default, but in development) or readable lines (default in development). */
+    LOG_FORMAT: z.enum(['json', 'pretty'], 'LOG_FORMAT must be json or pretty').optional(),
+    /** GET /metrics wants `Authorization: Bearer <this>` when set; open to anyone who reaches the port otherwise. */
+    METRICS_TOKEN: optionalNonEmpty,
   })
   .superRefine((v, ctx) => {
     if (v.DATABASE_URL && !v.AUTH_SECRET) {
@@ -129,7 +133,7 @@ export const envSchema = z
     }
   });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; settlementJournalDir: string; embedded: boolean };
+export type Env = Omit<z.infer<typeof envSchema>, 'LOG_FORMAT'> & { LOG_FORMAT: 'json' | 'pretty'; dataDir: string; settlementJournalDir: string; embedded: boolean };
 
 export class EnvError extends Error {
   constructor(readonly issues: string[]) {
@@ -145,7 +149,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   const settlementJournalDir = path.resolve(parsed.data.SETTLEMENT_JOURNAL_DIR ?? path.join(dataDir, 'journal'));
-  return Object.freeze({ ...parsed.data, dataDir, settlementJournalDir, embedded: !parsed.data.DATABASE_URL });
+  const logFormat = parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === 'development' ? 'pretty' : 'json');
+  return Object.freeze({ ...parsed.data, LOG_FORMAT: logFormat, dataDir, settlementJournalDir, embedded: !parsed.data.DATABASE_URL });
 }
 
 let cached: Env | undefined;

@@ -1,6 +1,7 @@
 // One error vocabulary for every transport. Services throw AppError(code, message); each edge translates
 // it: REST → `{ error: { code, message, metadata } }` with the status below, tRPC → errorFormatter,
 // a stream already under way → an SSE chunk with finish_reason "error" (see server/gateway).
+import { processLogger } from '@/server/observability/logger';
 import { formatZodIssues, isZodError } from '@/server/validation/zod-error';
 
 export const ERROR_STATUS = {
@@ -91,6 +92,6 @@ export function badRequestFromZod(error: { issues: readonly { path: PropertyKey[
  */
 export function errorReply(err: unknown, requestId: string, where = 'request'): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const reply = toErrorBody(err, requestId);
-  if (reply.status >= 500 && !isAppError(err)) console.error(`[${requestId}] ${where} failed:`, err);
+  if (reply.status >= 500 && !isAppError(err)) processLogger().error({ request_id: requestId, where, err }, `${where} failed`);
   return reply;
 }

@@ -23,6 +23,9 @@ import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
 import { processRuntime } from '@/server/runtime/process-runtime';
 import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
+import { processLogger } from '@/server/observability/logger';
+import { handleMetricsRequest, METRICS_PATH } from '@/server/observability/metrics-route';
+import { annotateRequest, logRequest } from '@/server/observability/request-log';
 
 
 async function main() {
@@ -55,6 +58,7 @@ async function main() {
   await app.prepare();
   const handleNext = app.getRequestHandler();
   let cliToken = '';
+  const logger = processLogger();
 
   // requestTimeout: a request whose headers and body have not all arrived in time gets 408 and is closed
   // (Node checks every connectionsCheckingInterval); it does not limit the response, so streams run on.
@@ -62,6 +66,9 @@ async function main() {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
+    logRequest(logger, req, res);
+    // Per process: with several processes on a host, each serves its own.
+    if (pathname === METRICS_PATH) return void handleMetricsRequest(runtime, req, res, e.METRICS_TOKEN);
     const fastPath = fastPathHandlerFor(pathname);
     if (fastPath) {
       if (req.method === 'POST') return void fastPath(runtime, req, res);
@@ -74,6 +81,7 @@ async function main() {
     const requestId = newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('x-request-id', requestId);
+    annotateRequest(res, { request_id: requestId });
     setSecurityHeaders(req, res);
     pinClientAddress(req, e.TRUST_PROXY);
     const badPath = malformedPathError(pathname);

@@ -4,7 +4,10 @@
 // through `upstream.respond`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resetEnvCache } from '@/server/env';
+import { env, resetEnvCache } from '@/server/env';
+import type { Logger } from '@/server/observability/logger';
+import { handleMetricsRequest, METRICS_PATH } from '@/server/observability/metrics-route';
+import { logRequest } from '@/server/observability/request-log';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
@@ -17,6 +20,8 @@ export type Responder = (req: { path: string; body: any; headers: Record<string,
 
 export interface GatewayHarness {
   baseUrl: string;
+  /** http://127.0.0.1:<port>, where GET /metrics is (as on the production server, with METRICS_TOKEN). */
+  origin: string;
   upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
   respond: Responder;
   /** The runtime the chat handler is served with (its settlement queue, limits, pools). */
@@ -27,7 +32,8 @@ export interface GatewayHarness {
 }
 
 /** Points every provider at one fake upstream and serves the chat handler; call inside beforeAll. */
-export async function startGatewayHarness(options: RuntimeOptions = {}): Promise<GatewayHarness> {
+/** @param serving.logger gets one line per request, as server/main.ts logs them. */
+export async function startGatewayHarness(options: RuntimeOptions = {}, serving: { logger?: Logger } = {}): Promise<GatewayHarness> {
   const h = { respond: (() => ({ status: 500, json: { error: { message: 'no responder set' } } })) as Responder } as GatewayHarness;
   const upstream = await startFakeUpstream((req) => h.respond({ path: req.path, body: req.body, headers: req.headers }));
   process.env.OPENAI_BASE_URL = `${upstream.url}/v1`;
@@ -48,12 +54,16 @@ export async function startGatewayHarness(options: RuntimeOptions = {}): Promise
     return (h.runtime = createRuntime(withDefaults(next)));
   };
   const server = http.createServer((req, res) => {
+    if (serving.logger) logRequest(serving.logger, req, res);
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (pathname === METRICS_PATH) return void handleMetricsRequest(h.runtime, req, res, env().METRICS_TOKEN);
     // The production server's fast-path routes; any other path is treated as chat completions.
-    const handler = fastPathHandlerFor(new URL(req.url ?? '/', 'http://x').pathname) ?? handleChatNode;
+    const handler = fastPathHandlerFor(pathname) ?? handleChatNode;
     void handler(h.runtime, req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  h.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  h.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  h.baseUrl = `${h.origin}/api/v1`;
   h.upstream = upstream;
   h.close = async () => {
     server.closeAllConnections();

@@ -4,7 +4,7 @@
 // shape plus `provider`, `id` and `usage.cost`. Billed by input tokens at the serving endpoint's input price.
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { AppError, errorReply, toErrorBody } from '@/server/errors';
-import { journalAndSettle } from '@/server/gateway/handle-chat';
+import { CLIENT_CLOSED, journalAndSettle } from '@/server/gateway/handle-chat';
 import { attemptsIn, sendAlongRoute, type ServedRoute } from '@/server/gateway/open-route';
 import { chargeFor } from '@/server/gateway/outcome';
 import type { ChatTransport } from '@/server/gateway/transport';
@@ -23,17 +23,20 @@ import { likelyEmbeddingTokens } from './estimate-embedding-tokens';
 export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<void> {
   const requestId = newRequestId();
   const started = performance.now();
+  t.annotate?.({ request_id: requestId });
   let a: EmbeddingsAdmission;
   try {
     a = await admitEmbeddings(rt, t, authenticated);
   } catch (err) {
     const { status, body, headers } = errorReply(err, requestId, 'admission');
+    rt.metrics.refused(status);
     t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
     return;
   }
 
   // Until settled, this process renews the reservation's lease (a dead process's expire and are swept).
   rt.leases.hold(a.generationId);
+  t.annotate?.({ generation_id: a.generationId, account_id: a.principal.accountId });
   const ids = { 'x-request-id': requestId, 'x-generation-id': a.generationId };
   let served: ServedRoute | undefined;
   let settled = false;
@@ -45,8 +48,10 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
     const promptTokens = result.promptTokens ?? likelyEmbeddingTokens(a.req);
     const usage = { ...EMPTY_USAGE, promptTokens };
     const charge = chargeFor(endpoint, { usage, produced: true, served }, a.reservedMicros);
-    journalAndSettle(rt, settlementFor(a, served, requestId, started, { promptTokens, ...charge, status: 'SUCCESS', attempts: served.attempts.length }));
+    const input = settlementFor(a, served, requestId, started, { promptTokens, ...charge, status: 'SUCCESS', attempts: served.attempts.length });
+    journalAndSettle(rt, input, 200);
     settled = true;
+    t.annotate?.({ model: model.id, provider: endpoint.provider.id });
     t.sendJson(
       200,
       {
@@ -66,17 +71,16 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
     const { status, body, headers } = errorReply(err, requestId, 'embeddings');
     if (!aborted) t.sendJson(status, body, { ...headers, ...ids });
     const summary = toErrorBody(err).body.error;
-    journalAndSettle(
-      rt,
-      settlementFor(a, served, requestId, started, {
+    const input = settlementFor(a, served, requestId, started, {
         promptTokens: 0,
         costMicros: 0n,
         unbilledMicros: 0n,
         status: aborted ? 'ABORTED' : 'ERROR',
         attempts: served?.attempts.length ?? attemptsIn(err),
-        error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
-      }),
-    );
+      error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
+    });
+    journalAndSettle(rt, input, aborted ? CLIENT_CLOSED : status);
+    t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
   }
 }
 

@@ -23,22 +23,28 @@ import type { WireFormat } from './wire-format';
 export async function handleChat(rt: Runtime, t: ChatTransport, format: WireFormat, authenticated?: Principal): Promise<void> {
   const requestId = newRequestId();
   const started = performance.now();
+  t.annotate?.({ request_id: requestId });
   let a: Admission;
   try {
     a = await admit(rt, t, format, authenticated);
   } catch (err) {
     const { status, body, headers } = format.errorReply(err, requestId, 'admission');
+    rt.metrics.refused(status);
     t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
     return;
   }
+  t.annotate?.({ generation_id: a.generationId, account_id: a.principal.accountId });
 
   // Until settled, this process renews the reservation's lease (a dead process's expire and are swept).
   rt.leases.hold(a.generationId);
   let committed = false;
+  // The HTTP status the client got, for the metrics: 200 once an answer or a stream started.
+  let replyStatus = 200;
   const commit = (o: GenerationOutcome) => {
     if (committed) return;
     committed = true;
-    settle(rt, a, o, requestId, started);
+    const input = settle(rt, a, o, requestId, started, o.status === 'ABORTED' ? CLIENT_CLOSED : replyStatus);
+    t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
   };
   let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: 0 };
   try {
@@ -49,6 +55,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
     // Only reached before anything was sent: the client gets an HTTP error; nothing is charged.
     const aborted = t.signal.aborted;
     const { status, body, headers } = format.errorReply(err, requestId, 'generation');
+    replyStatus = status;
     if (!aborted) {
       t.sendJson(status, body, { ...headers, 'x-request-id': requestId, 'x-generation-id': a.generationId });
     }
@@ -71,15 +78,37 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
  * Journals the settlement (one synchronous append: a crash from here on cannot lose the charge, see
  * ledger/settlement-journal.ts), then queues it; once it is committed the journal line and the lease go.
  */
-function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: string, started: number): void {
+function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: string, started: number, httpStatus: number): SettleInput {
   const input = settlementFor(a, o, requestId, started);
   if (o.served && o.status === 'SUCCESS') recordSpeed(rt, o, input.usage.latencyMs);
   if (a.tokenSubject) void rt.rateLimiter.addTokens(a.tokenSubject, o.usage.promptTokens + o.usage.completionTokens);
-  journalAndSettle(rt, input);
+  journalAndSettle(rt, input, httpStatus);
+  return input;
 }
 
-/** The settlement's one path for every gateway use case (chat, embeddings): journal, queue, then drop the lease. */
-export function journalAndSettle(rt: Runtime, input: SettleInput): void {
+/** The metrics' status of a request whose client went away before its answer was complete (nginx's 499). */
+export const CLIENT_CLOSED = 499;
+
+/**
+ * The settlement's one path for every gateway use case (chat, embeddings): metrics, journal, queue, then
+ * drop the lease. `httpStatus` is what the client got (CLIENT_CLOSED when it left first).
+ */
+export function journalAndSettle(rt: Runtime, input: SettleInput, httpStatus: number): void {
+  const u = input.usage;
+  rt.metrics.generation({
+    model: u.model,
+    provider: u.provider,
+    status: httpStatus,
+    streamed: u.streamed,
+    latencyMs: u.latencyMs,
+    ttftMs: u.ttftMs ?? null,
+    promptTokens: u.promptTokens,
+    completionTokens: u.completionTokens,
+    cachedTokens: u.cachedTokens,
+    cacheWriteTokens: u.cacheWriteTokens,
+    reasoningTokens: u.reasoningTokens,
+    costMicros: input.costMicros,
+  });
   const journaled = rt.journal?.append(input) ?? null;
   void rt.settlements.enqueue(input).then(() => {
     if (journaled) rt.journal!.settled(journaled);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readNodeBody } from '@/server/http/read-body';
+import { annotateRequest } from '@/server/observability/request-log';
 import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
 import type { ChatTransport } from './transport';
@@ -52,6 +53,7 @@ export function nodeTransport(req: IncomingMessage, res: ServerResponse): ChatTr
     end() {
       if (!res.writableEnded) res.end();
     },
+    annotate: (fields) => annotateRequest(res, fields),
   };
   return transport;
 }

@@ -16,6 +16,7 @@ import type { ChatRequest } from '@/server/providers/types';
 import { refuseUnsupportedChoices } from './choices';
 import { headerRecord, networkError, RETRY, sleep, UpstreamHttpError } from './upstream-errors';
 import type { UpstreamPools, UpstreamResponse } from './upstream-client';
+import type { GatewayMetrics } from '@/server/observability/metrics';
 
 /** At most this many upstream requests per client request, and no new one after FAILOVER_WINDOW_MS. */
 export const FAILOVER = { maxAttempts: 6, windowMs: 30_000 };
@@ -65,6 +66,8 @@ export type PrepareAttempt = (candidate: RouteCandidate, key: RoutingKey | undef
 export interface RouteDeps {
   upstream: UpstreamPools;
   health: KeyHealth;
+  /** Counts each failed attempt (switchboard_upstream_errors_total); the runtime's metrics. */
+  metrics?: Pick<GatewayMetrics, 'upstreamError'>;
 }
 
 export function contextFor(candidate: RouteCandidate, key: RoutingKey | undefined): ConvertContext {
@@ -169,6 +172,7 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
             throw err;
           }
           lastError = networkError(err, provider.id);
+          deps.metrics?.upstreamError(provider.id, 'network');
           failed(key, lastError.message);
           transient = true;
           continue candidates;
@@ -178,6 +182,7 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
           if (key && !key.byok) deps.health.succeeded(key.ref);
           return { ...prepared, response: res, attempts };
         }
+        deps.metrics?.upstreamError(provider.id, String(res.statusCode));
         const text = await res.body.text().catch(() => '');
         const failure = provider.adapter.convertError(res.statusCode, text, headerRecord(res.headers));
         const error = new UpstreamHttpError(failure, res.statusCode, provider.id);

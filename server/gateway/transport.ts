@@ -1,5 +1,7 @@
 // The chat handler is written once against this small interface; node-handler.ts adapts node:http (the
 // production fast path) and route-handler.ts adapts WHATWG Request/Response (Next route handler).
+import type { RequestLogFields } from '@/server/observability/request-log';
+
 export interface ChatTransport {
   header(name: string): string | undefined;
   readBody(limit: number): Promise<Buffer>;
@@ -11,4 +13,6 @@ export interface ChatTransport {
   /** Writes SSE text; resolves at once unless the client is not keeping up (backpressure). */
   write(text: string): Promise<void> | void;
   end(): void;
+  /** Adds ids and names to the request's log line (observability/request-log.ts); absent where nothing logs per request. */
+  annotate?(fields: RequestLogFields): void;
 }

@@ -1,9 +1,11 @@
 // Responses on the node:http fast path, in the same shapes as the Next route handlers.
 import type { ServerResponse } from 'node:http';
 import { errorReply } from '@/server/errors';
+import { annotateRequest } from '@/server/observability/request-log';
 
 export function sendNodeJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
+  annotateRequest(res, { request_id: requestId }); // its log line's id (server/main.ts)
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),

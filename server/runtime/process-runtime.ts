@@ -15,5 +15,5 @@ export function processRuntime(): Runtime {
   const g = globalThis as GlobalWithRuntime;
   if (g[GLOBAL_KEY]) return g[GLOBAL_KEY];
   const e = env();
-  return (g[GLOBAL_KEY] = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS, rateLimitRpm: e.RATE_LIMIT_RPM, byokFeeBps: Math.round(e.BYOK_FEE_PERCENT * 100) }));
+  return (g[GLOBAL_KEY] = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS, rateLimitRpm: e.RATE_LIMIT_RPM, byokFeeBps: Math.round(e.BYOK_FEE_PERCENT * 100), processMetrics: true }));
 }

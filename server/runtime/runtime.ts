@@ -14,6 +14,7 @@ import { RoutingState, type RoutingStateOptions } from '@/server/routing/routing
 import { WarmKeys } from '@/server/gateway/early-dispatch';
 import { RateLimiter } from '@/server/gateway/rate-limit';
 import { UpstreamPools } from '@/server/gateway/upstream-client';
+import { createMetrics, type GatewayMetrics, type KeyHealthSample } from '@/server/observability/metrics';
 
 export interface Runtime {
   /** Settlements written in batches after the responses (ledger/settlement-queue.ts). */
@@ -42,6 +43,8 @@ export interface Runtime {
   readonly rateLimiter: RateLimiter;
   /** Keep-alive connection pools to the providers (gateway/upstream-client.ts). */
   readonly upstream: UpstreamPools;
+  /** This process's Prometheus metrics, served at GET /metrics (observability/metrics.ts). */
+  readonly metrics: GatewayMetrics;
   /** What a request served with the account's own provider key costs, in basis points of the list price (BYOK_FEE_PERCENT × 100). */
   readonly byokFeeBps: number;
   /** A stream that has written nothing for this long gets an SSE comment (proxies close idle streams). */
@@ -77,6 +80,8 @@ export interface RuntimeOptions {
   reservationLeaseMs?: number;
   /** BYOK fee in basis points; default 0 (processRuntime passes BYOK_FEE_PERCENT × 100). */
   byokFeeBps?: number;
+  /** prom-client's process metrics in the registry; default off (processRuntime turns them on). */
+  processMetrics?: boolean;
 }
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -87,7 +92,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const leases = new ReservationLeases(options.reservationLeaseMs);
   const routing = new RoutingState({ env: env(), ...options.routing });
   const health = new KeyHealth({ redisUrl: options.redisUrl === undefined ? env().REDIS_URL : options.redisUrl, redisKeyPrefix: options.healthRedisPrefix });
+  const metrics = createMetrics({
+    keyHealth: () => keyHealthSamples(routing, health),
+    settlementQueueDepth: () => settlements.pending(),
+    processMetrics: options.processMetrics,
+  });
   return {
+    metrics,
     settlements,
     journal,
     leases,
@@ -109,4 +120,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       await Promise.all([upstream.close(), rateLimiter.close(), health.close()]);
     },
   };
+}
+
+/** Every operator key of the routing table (BYOK keys are the accounts' own, not listed) with its health now. */
+function* keyHealthSamples(routing: RoutingState, health: KeyHealth): Generator<KeyHealthSample> {
+  for (const provider of routing.table().providers.values()) {
+    for (const key of provider.keys) {
+      if (!key.byok) yield { provider: provider.id, key: key.id, healthy: health.view(key.ref).state === 'healthy' };
+    }
+  }
 }

@@ -1,0 +1,66 @@
+// Logs: pino, one JSON object per line on stdout (LOG_FORMAT=json, the default but in development), or a
+// short readable line per entry (LOG_FORMAT=pretty, the default of `next dev`/development). One logger per
+// process, kept on globalThis like the runtime: the custom server and Next's bundle are two copies of this
+// code. Never log a key, token, password or prompt text: callers pass ids and names only.
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { env } from '@/server/env';
+
+export type { Logger };
+export type LogFormat = 'json' | 'pretty';
+
+export interface LoggerOptions {
+  format?: LogFormat;
+  level?: string;
+  /** Where the lines go; default stdout. Tests pass a stream of their own. */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const format = options.format ?? 'json';
+  const out = options.destination ?? (format === 'pretty' ? prettyStdout() : pino.destination({ dest: 1, sync: true }));
+  return pino({ level: options.level ?? 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, out);
+}
+
+const GLOBAL_KEY = Symbol.for('switchboard.logger');
+type GlobalWithLogger = typeof globalThis & { [GLOBAL_KEY]?: Logger };
+
+/** The process's logger, from LOG_FORMAT and LOG_LEVEL. */
+export function processLogger(): Logger {
+  const g = globalThis as GlobalWithLogger;
+  if (g[GLOBAL_KEY]) return g[GLOBAL_KEY];
+  const e = env();
+  return (g[GLOBAL_KEY] = createLogger({ format: e.LOG_FORMAT, level: e.LOG_LEVEL }));
+}
+
+/** Tests: the process logger becomes `logger` until the returned function is called. */
+export function replaceProcessLoggerForTests(logger: Logger): () => void {
+  const g = globalThis as GlobalWithLogger;
+  const before = g[GLOBAL_KEY];
+  g[GLOBAL_KEY] = logger;
+  return () => {
+    g[GLOBAL_KEY] = before;
+  };
+}
+
+const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
+
+/** One JSON line as `12:00:01 INFO  request method=GET path=/ status=200 …` (the fields in their order). */
+export function formatPretty(line: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const { time, level, msg, pid: _pid, err, ...fields } = entry;
+  const clock = typeof time === 'string' ? time.slice(11, 19) : '';
+  const rest = Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  const stack = err && typeof err === 'object' && 'stack' in err ? `\n${String((err as { stack: unknown }).stack)}` : '';
+  return `${clock} ${LEVELS[level as number] ?? String(level)} ${String(msg ?? '')}${rest ? ' ' + rest : ''}${stack}\n`;
+}
+
+function prettyStdout(): DestinationStream {
+  return { write: (line: string) => void process.stdout.write(formatPretty(line)) };
+}

@@ -1,0 +1,36 @@
+// GET /metrics on the node:http server, before Next (server/main.ts): the runtime's registry in
+// Prometheus's text format. With METRICS_TOKEN set it wants `Authorization: Bearer <token>`, compared in
+// constant time (digests of equal length, whatever was sent).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '@/server/errors';
+import { newRequestId } from '@/server/http/request-id';
+import { sendNodeError } from '@/server/http/node-response';
+import type { Runtime } from '@/server/runtime/runtime';
+import { annotateRequest } from './request-log';
+
+export const METRICS_PATH = '/metrics';
+
+export async function handleMetricsRequest(rt: Runtime, req: IncomingMessage, res: ServerResponse, token: string | undefined): Promise<void> {
+  const requestId = newRequestId();
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return sendNodeError(res, new AppError('method_not_allowed', `Use GET for ${METRICS_PATH}`, {}, { allow: 'GET, HEAD' }), requestId);
+  }
+  if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+    return sendNodeError(res, new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', {}, { 'www-authenticate': 'Bearer' }), requestId);
+  }
+  try {
+    const text = await rt.metrics.registry.metrics();
+    annotateRequest(res, { request_id: requestId });
+    res.writeHead(200, { 'content-type': rt.metrics.registry.contentType, 'cache-control': 'no-store', 'x-request-id': requestId });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  } catch (err) {
+    sendNodeError(res, err, requestId);
+  }
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const sent = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(sent), digest(token)) && sent.length > 0;
+}
