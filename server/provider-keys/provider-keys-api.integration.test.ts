@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { isEncryptedSecret } from '@/server/crypto/secret-box';
+import { Writable } from 'node:stream';
+import { createLogger, replaceProcessLoggerForTests } from '@/server/observability/logger';
 import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
 import { processRuntime } from '@/server/runtime/process-runtime';
@@ -48,6 +50,8 @@ describeEachDatabase('REST provider keys (bring your own key)', (kind) => {
   it('stores a user’s key encrypted, lists it masked, replaces it, deletes it; never returns or logs it', async () => {
     const logged: string[] = [];
     const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))));
+    // The server's own log lines (pino) as well as anything written to the console.
+    const restoreLogger = replaceProcessLoggerForTests(createLogger({ level: 'trace', destination: new Writable({ write: (chunk, _enc, done) => (logged.push(String(chunk)), done()) }) }));
     try {
       const u = await testUser('byok');
       const put = await call('PUT', '/users/me/provider-keys/openai', u.token, { key: OPENAI_KEY });
@@ -94,6 +98,7 @@ describeEachDatabase('REST provider keys (bring your own key)', (kind) => {
       for (const secret of [OPENAI_KEY, ANTHROPIC_KEY, 'OWN-openai', 'OWN-anthropic']) expect(everything).not.toContain(secret);
     } finally {
       for (const s of spies) s.mockRestore();
+      restoreLogger();
     }
   });
 
