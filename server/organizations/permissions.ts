@@ -2,7 +2,7 @@
 //   member  — use the organization's models (keys of their own), see their own usage
 //   billing — + payments, credits, auto top-up, plans
 //   admin   — + members, invites, everyone's keys, everyone's usage, settings
-//   owner   — + delete the organization, manage owners
+//   owner   — + delete the organization, manage owners, single sign-on
 export type Role = 'OWNER' | 'ADMIN' | 'BILLING' | 'MEMBER';
 
 export const PERMISSIONS = {
@@ -24,6 +24,8 @@ export const PERMISSIONS = {
   'billing:manage': ['OWNER', 'BILLING'],
   'plan:manage': ['OWNER', 'BILLING'],
   'chat:use': ['OWNER', 'ADMIN', 'BILLING', 'MEMBER'],
+  /** The organization's single sign-on: its issuer, client secret, domains and the role people join with. */
+  'sso:manage': ['OWNER'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -17,6 +17,7 @@ import '@/server/routing/routing.openapi';
 import '@/server/formats/openai-responses/responses.openapi';
 import '@/server/formats/anthropic-messages/messages.openapi';
 import '@/server/embeddings/embeddings.openapi';
+import '@/server/sso/sso.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {
