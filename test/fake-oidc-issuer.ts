@@ -62,6 +62,8 @@ export async function startFakeOidcIssuer(p: { redirectUris: string[]; accounts:
     clients: [{ client_id: fake.clientId, client_secret: fake.clientSecret, redirect_uris: p.redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: [`fake-oidc-cookie-key-${fake.clientSecret}`] },
+    // Explicit lifetimes (seconds), which also keeps the provider from printing a notice per default it uses.
+    ttl: { Session: 3600, Grant: 3600, Interaction: 600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx: unknown, sub: string) {
