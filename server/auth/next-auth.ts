@@ -52,6 +52,21 @@ async function githubEmailVerified(accessToken: string | undefined, email: strin
   return emails.some((e) => e.verified && e.email.toLowerCase() === email.toLowerCase());
 }
 
+/**
+ * PUBLIC_URL's origin when it is a loopback address (local runs, the e2e server). Next's request objects spell
+ * 127.0.0.1 and [::1] as localhost, so next-auth's route handlers would build localhost URLs while its server
+ * actions (signIn() from a form) build PUBLIC_URL ones: the redirect_uri of the authorization request and of
+ * the token request would differ (the issuer refuses the code: invalid_grant), and the browser would be sent
+ * to a host that does not hold its cookies. buildConfig pins both to PUBLIC_URL: next-auth's redirect proxy
+ * URL is the redirect_uri whatever host a request appears to come from, and redirects go to PUBLIC_URL.
+ */
+function loopbackPublicOrigin(): string | null {
+  const publicUrl = env().PUBLIC_URL;
+  if (!publicUrl) return null;
+  const url = new URL(publicUrl);
+  return url.hostname === '127.0.0.1' || url.hostname === '[::1]' ? url.origin : null;
+}
+
 async function buildConfig(p: { organizationId?: string | null } = {}): Promise<NextAuthConfig> {
   const e = env();
   const providers: NextAuthConfig['providers'] = [
@@ -77,6 +92,7 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
   const organizationSso = p.organizationId ? await organizationSsoProvider(p.organizationId) : null;
   if (organizationSso) providers.push(organizationSso.provider);
   exposeAuthUrl();
+  const loopback = loopbackPublicOrigin();
 
   return {
     secret: authSecret(),
@@ -84,7 +100,15 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
     session: { strategy: 'jwt', maxAge: 30 * 24 * 60 * 60 },
     pages: { signIn: '/sign-in', error: '/sign-in' },
     providers,
+    redirectProxyUrl: loopback ? `${loopback}/api/auth` : undefined,
     callbacks: {
+      // next-auth's default, on PUBLIC_URL's origin when it is a loopback address (see loopbackPublicOrigin).
+      redirect({ url, baseUrl }) {
+        const base = loopback ?? baseUrl;
+        if (url.startsWith('/')) return `${base}${url}`;
+        const target = new URL(url);
+        return target.origin === base || target.origin === baseUrl ? `${base}${target.pathname}${target.search}${target.hash}` : base;
+      },
       // OAuth: link or create our user by verified email, and carry our id from here on.
       async signIn({ user, account, profile }) {
         if (!account || account.type === 'credentials') return true;

@@ -45,6 +45,9 @@ describeEachDatabase('SSO sign-in', () => {
     ...extra,
   });
 
+  /** Joins in the first test; signs in again (a member already, no seat needed) in the loopback test. */
+  const newcomer = account('newcomer', 'placeholder.test');
+
   beforeAll(async () => {
     api = await startApiServer();
     site = api.origin.replace('127.0.0.1', 'localhost');
@@ -61,7 +64,9 @@ describeEachDatabase('SSO sign-in', () => {
     owner = await testUser('acme-owner');
     acme = await createOrganization({ userId: owner.id, input: { name: `Acme ${suffix()}` } });
     acmeDomain = `acme-${suffix()}.test`;
-    acmeIdp = await startFakeOidcIssuer({ redirectUris: [`${site}/api/auth/callback/sso-${acme.id}`], accounts: [] });
+    newcomer.email = `newcomer-${suffix()}@${acmeDomain}`;
+    // Both spellings of the test server: PUBLIC_URL is localhost, except in the loopback test below.
+    acmeIdp = await startFakeOidcIssuer({ redirectUris: [`${site}/api/auth/callback/sso-${acme.id}`, `${api.origin}/api/auth/callback/sso-${acme.id}`], accounts: [] });
     otherIdp = await startFakeOidcIssuer({ redirectUris: [`${site}/api/auth/callback/sso-${acme.id}`], accounts: [], clientId: acmeIdp.clientId });
     instanceIdp = await startFakeOidcIssuer({ redirectUris: [`${site}/api/auth/callback/oidc`], accounts: [] });
     const configured = await setOrganizationSso({
@@ -119,7 +124,7 @@ describeEachDatabase('SSO sign-in', () => {
     const submitted = await browser.fetch(`${toLogin.url.toString()}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(login),
+      body: new URLSearchParams({ email: login.email, password: login.password }),
     });
     const back = await browser.follow(submitted, toLogin.url.toString(), (u) => isSite(u));
     const callback = back.url;
@@ -137,7 +142,7 @@ describeEachDatabase('SSO sign-in', () => {
     (await db()).membership.findUnique({ where: { organizationId_userId: { organizationId: acme.id, userId } }, select: { role: true } });
 
   it('first sign-in at the organization\'s issuer: PKCE, state, nonce; a new user joins with the default role', async () => {
-    const person = account('newcomer', acmeDomain);
+    const person = newcomer;
     acmeIdp.accounts.push(person);
     const browser = new Browser();
     const { url, authorize, callback } = await ssoSignIn(browser, `sso-${acme.id}`, acmeIdp, person);
@@ -256,7 +261,7 @@ describeEachDatabase('SSO sign-in', () => {
     const authorize = new URL(start.headers.get('location')!);
     const elsewhere = new URL(`${otherIdp.issuer}${authorize.pathname}${authorize.search}`);
     const toLogin = await browser.follow(await browser.fetch(elsewhere.toString()), elsewhere.toString(), (u) => u.pathname.startsWith('/interaction/'));
-    const submitted = await browser.fetch(`${toLogin.url.toString()}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(person) });
+    const submitted = await browser.fetch(`${toLogin.url.toString()}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: person.email, password: person.password }) });
     const back = await browser.follow(submitted, toLogin.url.toString(), isSite);
     expect(back.url.searchParams.get('iss')).toBe(otherIdp.issuer);
     back.url.searchParams.delete('iss');
@@ -264,6 +269,26 @@ describeEachDatabase('SSO sign-in', () => {
     expect(end.url.pathname).toBe('/sign-in');
     expect((await session(browser))?.user).toBeUndefined();
   }
+
+  it('with PUBLIC_URL on 127.0.0.1 (which Next spells localhost in route handlers) the flow stays on PUBLIC_URL', async () => {
+    const person = newcomer;
+    const localhostSite = site;
+    site = api.origin;
+    process.env.PUBLIC_URL = site;
+    resetEnvCache();
+    try {
+      const browser = new Browser();
+      const { url, authorize, callback } = await ssoSignIn(browser, `sso-${acme.id}`, acmeIdp, person);
+      expect(authorize.searchParams.get('redirect_uri')).toBe(`${api.origin}/api/auth/callback/sso-${acme.id}`);
+      expect(callback.origin).toBe(api.origin);
+      expect(url.toString()).toBe(`${api.origin}/overview`);
+      expect((await session(browser))?.user?.email).toBe(person.email);
+    } finally {
+      site = localhostSite;
+      process.env.PUBLIC_URL = site;
+      resetEnvCache();
+    }
+  });
 
   it('refuses a newcomer when the organization has no free seat (the free plan: 3 members)', async () => {
     const prisma = await db();
