@@ -1,7 +1,7 @@
 // Before an organization's issuer is stored, its discovery document must answer and name the same issuer, so
 // an owner learns about a typo at once rather than from a failed sign-in (next-auth checks the same at each
-// sign-in: oauth4webapi's processDiscoveryResponse). The document is not reflected back: a URL an owner types
-// is fetched by the server, and the answer says only whether it is an OpenID issuer.
+// sign-in: oauth4webapi's processDiscoveryResponse). The document is not reflected back (a URL an owner types
+// is fetched by the server): the answer says whether it is an OpenID issuer, and which issuer it names.
 import { z } from 'zod';
 import { AppError } from '@/server/errors';
 
