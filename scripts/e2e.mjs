@@ -8,6 +8,9 @@
 //  3. Waits for GET /api/health to answer 200 (90 s; prints the server log when it does not).
 //  4. Runs `npx playwright test` with E2E_BASE_URL, then stops the server, deletes DATA_DIR and exits
 //     with Playwright's code. The server log is kept at e2e/artifacts/server.log.
+// Beside the server: a fake upstream for every provider (test/fake-upstream-server.ts) and a fake DNS server
+// (test/fake-dns-server.ts) that checks SSO domain verification records (SSO_DNS_SERVERS); specs publish
+// records through its control URL (E2E_FAKE_DNS_URL).
 //
 // Overrides (environment):
 //   E2E_SERVER_CMD  a shell command to start instead of `node dist/server.js`; it gets PORT, DATA_DIR and
@@ -34,6 +37,7 @@ const log = (message) => console.log(`[e2e] ${message}`);
 // Set once started; read by runPlaywright and cleanUp (which may run before they are).
 let e2eDataDir = '';
 let upstream;
+let fakeDns;
 
 if (process.env.E2E_BASE_URL) {
   log(`testing the server already running at ${process.env.E2E_BASE_URL}`);
@@ -50,6 +54,7 @@ mkdirSync(artifacts, { recursive: true });
 
 // Every provider points at a local fake that replays the recorded wire formats (test/fake-upstream-server.ts).
 upstream = await startFakeUpstream();
+fakeDns = await startFakeDns();
 e2eDataDir = dataDir;
 // PUBLIC_URL: links the server hands out (invites, checkout, device flow) must point at this server.
 const env = {
@@ -58,6 +63,8 @@ const env = {
   GEMINI_BASE_URL: upstream.url, GEMINI_API_KEY: 'e2e-gemini', DEEPSEEK_BASE_URL: upstream.url, DEEPSEEK_API_KEY: 'sk-e2e-deepseek',
   // e2e/api/fuzz.spec.ts waits for a stalled upload's 408: a short bound keeps it quick.
   REQUEST_TIMEOUT_MS: '5000',
+  // e2e/console/sso.spec.ts: its organization's issuer runs in the Playwright worker on http://127.0.0.1.
+  SSO_DNS_SERVERS: fakeDns.dns, SSO_ALLOW_HTTP_ISSUERS: '1',
 };
 delete env.SKIP_DEMO;
 delete env.E2E_BASE_URL;
@@ -156,7 +163,7 @@ function runPlaywright(url) {
     cwd: root,
     stdio: 'inherit',
     // E2E_DATA_DIR lets fixtures run the CLI against this server's embedded database (through the server).
-    env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: e2eDataDir, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: e2eDataDir, ...(fakeDns ? { E2E_FAKE_DNS_URL: fakeDns.control } : {}), NEXT_TELEMETRY_DISABLED: '1' },
   });
   if (result.error) console.error(`[e2e] could not run Playwright: ${result.error.message}`);
   return result.status ?? 1;
@@ -183,6 +190,7 @@ async function cleanUp() {
   cleanedUp = true;
   await stopServer();
   upstream?.child.kill('SIGTERM');
+  fakeDns?.child.kill('SIGTERM');
   serverLog.end();
   if (process.env.E2E_KEEP_DATA === '1') {
     log(`kept DATA_DIR ${dataDir}`);
@@ -204,6 +212,20 @@ async function startFakeUpstream() {
   });
   log(`fake upstream on 127.0.0.1:${port}`);
   return { child, url: `http://127.0.0.1:${port}` };
+}
+
+async function startFakeDns() {
+  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'test/fake-dns-server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const addresses = await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      if (buf.includes('\n')) resolve(JSON.parse(buf.split('\n')[0]));
+    });
+    child.on('exit', (code) => reject(new Error(`fake DNS server exited (${code})`)));
+  });
+  log(`fake DNS on ${addresses.dns} (records published through ${addresses.control})`);
+  return { child, ...addresses };
 }
 
 function printServerLog() {

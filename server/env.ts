@@ -86,6 +86,21 @@ export const envSchema = z
     AUTH_GITHUB_URL: url('AUTH_GITHUB_URL').optional(),
     /** The OpenID Connect issuer behind the Google button (discovery at <issuer>/.well-known/openid-configuration). */
     AUTH_GOOGLE_ISSUER: url('AUTH_GOOGLE_ISSUER').default('https://accounts.google.com'),
+    /** Instance-wide OpenID Connect sign-in (all three, or none): the issuer (discovery at <issuer>/.well-known/openid-configuration). */
+    OIDC_ISSUER: url('OIDC_ISSUER').optional(),
+    OIDC_CLIENT_ID: optionalNonEmpty,
+    OIDC_CLIENT_SECRET: optionalNonEmpty,
+    /** The button's label: "Continue with <OIDC_NAME>". */
+    OIDC_NAME: optionalNonEmpty.transform((v) => v ?? 'SSO'),
+    /**
+     * DNS servers that check organizations' SSO domain verification records (comma-separated `ip` or `ip:port`,
+     * `[ipv6]:port`); the system's resolvers when unset.
+     */
+    SSO_DNS_SERVERS: optionalNonEmpty
+      .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+      .refine((list) => list.every((s) => /^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:.]+\](:\d{1,5})?|[0-9a-fA-F:]+)$/.test(s)), 'SSO_DNS_SERVERS must be IP addresses (optionally with :port) separated by commas'),
+    /** Lets organizations' SSO issuers be plain http:// (local test issuers); https only otherwise. */
+    SSO_ALLOW_HTTP_ISSUERS: bool,
 
     /**
      * What a request served with the account's own provider key (BYOK) costs, in percent of the list price
@@ -128,6 +143,10 @@ export const envSchema = z
     METRICS_TOKEN: optionalNonEmpty,
   })
   .superRefine((v, ctx) => {
+    const oidc = [v.OIDC_ISSUER, v.OIDC_CLIENT_ID, v.OIDC_CLIENT_SECRET].filter((x) => x !== undefined).length;
+    if (oidc !== 0 && oidc !== 3) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three, or none' });
+    }
     if (v.DATABASE_URL && !v.AUTH_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'AUTH_SECRET is required when DATABASE_URL is set (try: openssl rand -base64 32)' });
     }

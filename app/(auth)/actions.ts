@@ -3,7 +3,8 @@
 import { AuthError, CredentialsSignin } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { safeCallbackUrl, termsStep, withCallback } from '@/server/auth/callback-url';
-import { configuredOAuthProviders, signIn, signOut } from '@/server/auth/next-auth';
+import { configuredOAuthProviders, signIn, signInWithOrganizationSso, signOut } from '@/server/auth/next-auth';
+import { findSsoForEmail } from '@/server/sso/find-sso-for-email';
 
 export interface SignInState {
   error?: string;
@@ -39,6 +40,26 @@ export async function signInWithProvider(form: FormData): Promise<void> {
   const provider = String(form.get('provider') ?? '');
   if (!configuredOAuthProviders().some((p) => p.id === provider)) redirect('/sign-in?error=Configuration');
   await signIn(provider, { redirectTo: termsStep(safeCallbackUrl(form.get('callbackUrl'))) });
+}
+
+export interface SsoSignInState {
+  error?: string;
+  email?: string;
+}
+
+/**
+ * The SSO step: the email's domain picks the organization's issuer (or the instance-wide one), and the
+ * browser goes there with the email as login_hint, then back through the terms step.
+ */
+export async function signInWithSso(_prev: SsoSignInState, form: FormData): Promise<SsoSignInState> {
+  const email = String(form.get('email') ?? '').trim();
+  const redirectTo = termsStep(safeCallbackUrl(form.get('callbackUrl')));
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { email, error: 'Enter your work email address.' };
+  const route = await findSsoForEmail(email);
+  if (!route) return { email, error: `Single sign-on is not set up for ${email.slice(email.lastIndexOf('@') + 1)}. Sign in with your password or another provider.` };
+  if (route.kind === 'organization') await signInWithOrganizationSso(route.organizationId, { redirectTo, loginHint: email });
+  else await signIn(route.providerId, { redirectTo }, { login_hint: email });
+  return { email };
 }
 
 export async function signOutAction(form: FormData): Promise<void> {

@@ -1,5 +1,5 @@
 import { signInWithProvider } from '@/app/(auth)/actions';
-import { Button } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 
 function ProviderIcon({ id }: { id: string }) {
   if (id === 'github') {
@@ -19,11 +19,23 @@ function ProviderIcon({ id }: { id: string }) {
   );
 }
 
-/** One form per configured provider (shown only when the provider's id and secret are set). */
-export function OAuthButtons({ providers, callbackUrl }: { providers: { id: string; name: string }[]; callbackUrl: string }) {
+/**
+ * One form per configured provider (shown only when the provider's id and secret are set), and the link to
+ * the single sign-on step when `ssoHref` is given.
+ */
+export function OAuthButtons({ providers, callbackUrl, ssoHref }: { providers: { id: string; name: string }[]; callbackUrl: string; ssoHref?: string }) {
   return (
     <div className="mb-6">
       <div className="grid gap-3">
+        {ssoHref ? (
+          <ButtonLink href={ssoHref} variant="secondary" className="w-full">
+            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4 fill-none stroke-current" strokeWidth="1.5">
+              <rect x="3" y="7" width="10" height="7" rx="1.5" />
+              <path d="M5.5 7V5a2.5 2.5 0 015 0v2" />
+            </svg>
+            Sign in with SSO
+          </ButtonLink>
+        ) : null}
         {providers.map((p) => (
           <form key={p.id} action={signInWithProvider}>
             <input type="hidden" name="provider" value={p.id} />

@@ -2,14 +2,18 @@
 // ids are configured. Sessions are JWTs in an encrypted cookie (Credentials works only with JWT sessions)
 // that carry our user id as `uid`; pages and server actions re-read the user from the database on every
 // request (current-user.ts), so a deleted user's cookie stops working at once.
-// The config is built lazily on the first request: nothing reads the environment or the secret file at
-// build time.
+// The config is built lazily for each request: nothing reads the environment or the secret file at build
+// time, and a request to an organization's single sign-on (/api/auth/{signin,callback}/sso-<id>) gets that
+// organization's issuer as a provider (server/sso/sso-providers.ts).
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
 import { authSecret, env, exposeAuthUrl } from '@/server/env';
-import { isAppError } from '@/server/errors';
+import { AppError, isAppError } from '@/server/errors';
+import { completeOrganizationSsoSignIn, SsoSignInRefused } from '@/server/sso/complete-sso-sign-in';
+import { organizationProviderId } from '@/server/sso/sso-dto';
+import { INSTANCE_PROVIDER_ID, instanceOidcProvider, oidcIdentityProvider, organizationIdInAuthPath, organizationSsoProvider } from '@/server/sso/sso-providers';
 import { linkOAuthUser } from './link-oauth-user';
 import { clientIp } from './sign-in-throttle';
 import { verifyCredentials } from './verify-credentials';
@@ -48,7 +52,22 @@ async function githubEmailVerified(accessToken: string | undefined, email: strin
   return emails.some((e) => e.verified && e.email.toLowerCase() === email.toLowerCase());
 }
 
-function buildConfig(): NextAuthConfig {
+/**
+ * PUBLIC_URL's origin when it is a loopback address (local runs, the e2e server). Next's request objects spell
+ * 127.0.0.1 and [::1] as localhost, so next-auth's route handlers would build localhost URLs while its server
+ * actions (signIn() from a form) build PUBLIC_URL ones: the redirect_uri of the authorization request and of
+ * the token request would differ (the issuer refuses the code: invalid_grant), and the browser would be sent
+ * to a host that does not hold its cookies. buildConfig pins both to PUBLIC_URL: next-auth's redirect proxy
+ * URL is the redirect_uri whatever host a request appears to come from, and redirects go to PUBLIC_URL.
+ */
+function loopbackPublicOrigin(): string | null {
+  const publicUrl = env().PUBLIC_URL;
+  if (!publicUrl) return null;
+  const url = new URL(publicUrl);
+  return url.hostname === '127.0.0.1' || url.hostname === '[::1]' ? url.origin : null;
+}
+
+async function buildConfig(p: { organizationId?: string | null } = {}): Promise<NextAuthConfig> {
   const e = env();
   const providers: NextAuthConfig['providers'] = [
     Credentials({
@@ -68,7 +87,12 @@ function buildConfig(): NextAuthConfig {
     providers.push(GitHub({ clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET, enterprise }));
   }
   if (e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET) providers.push(Google({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET, issuer: e.AUTH_GOOGLE_ISSUER }));
+  const instanceOidc = instanceOidcProvider();
+  if (instanceOidc) providers.push(instanceOidc);
+  const organizationSso = p.organizationId ? await organizationSsoProvider(p.organizationId) : null;
+  if (organizationSso) providers.push(organizationSso.provider);
   exposeAuthUrl();
+  const loopback = loopbackPublicOrigin();
 
   return {
     secret: authSecret(),
@@ -76,20 +100,39 @@ function buildConfig(): NextAuthConfig {
     session: { strategy: 'jwt', maxAge: 30 * 24 * 60 * 60 },
     pages: { signIn: '/sign-in', error: '/sign-in' },
     providers,
+    redirectProxyUrl: loopback ? `${loopback}/api/auth` : undefined,
     callbacks: {
+      // next-auth's default, on PUBLIC_URL's origin when it is a loopback address (see loopbackPublicOrigin).
+      redirect({ url, baseUrl }) {
+        const base = loopback ?? baseUrl;
+        if (url.startsWith('/')) return `${base}${url}`;
+        const target = new URL(url);
+        return target.origin === base || target.origin === baseUrl ? `${base}${target.pathname}${target.search}${target.hash}` : base;
+      },
       // OAuth: link or create our user by verified email, and carry our id from here on.
       async signIn({ user, account, profile }) {
         if (!account || account.type === 'credentials') return true;
+        if (organizationSso && account.provider === organizationSso.provider.id) {
+          try {
+            const signedIn = await completeOrganizationSsoSignIn({ organizationId: organizationSso.organizationId, issuer: organizationSso.issuer, profile: { ...profile, sub: account.providerAccountId } });
+            user.id = signedIn.userId;
+            return true;
+          } catch (err) {
+            if (err instanceof SsoSignInRefused) return `/sign-in?error=${err.reason}`;
+            if (isAppError(err) && err.code === 'forbidden') return '/sign-in?error=UnverifiedEmail';
+            throw err;
+          }
+        }
         const email = (profile?.email as string | undefined) ?? user.email ?? null;
         const verified =
-          account.provider === 'google'
+          account.provider === 'google' || account.provider === INSTANCE_PROVIDER_ID
             ? profile?.email_verified === true
             : account.provider === 'github' && email
               ? await githubEmailVerified(account.access_token, email)
               : false;
         try {
           const linked = await linkOAuthUser({
-            provider: account.provider,
+            provider: account.provider === INSTANCE_PROVIDER_ID && e.OIDC_ISSUER ? oidcIdentityProvider(e.OIDC_ISSUER) : account.provider,
             providerAccountId: account.providerAccountId,
             email,
             emailVerified: verified,
@@ -122,4 +165,20 @@ function buildConfig(): NextAuthConfig {
   };
 }
 
-export const { handlers, auth, signIn, signOut } = NextAuth(() => buildConfig());
+export const { handlers, auth, signIn, signOut } = NextAuth((request) =>
+  buildConfig({ organizationId: request ? organizationIdInAuthPath(new URL(request.url).pathname) : null }),
+);
+
+/**
+ * Sends the browser to an organization's issuer (the sign-in page's SSO step), with the email typed there as
+ * `login_hint`. next-auth's own signIn() builds its configuration without a request, so this one is given the
+ * organization's; the callback comes back to the route handler above, which builds the same provider.
+ */
+export async function signInWithOrganizationSso(organizationId: string, p: { redirectTo: string; loginHint?: string }): Promise<void> {
+  const config = await buildConfig({ organizationId });
+  const providerId = organizationProviderId(organizationId);
+  if (!config.providers.some((provider) => typeof provider !== 'function' && provider.id === providerId)) {
+    throw new AppError('not_found', 'Single sign-on is not set up for this organization');
+  }
+  await NextAuth(config).signIn(providerId, { redirectTo: p.redirectTo }, p.loginHint ? { login_hint: p.loginHint } : undefined);
+}

@@ -6,53 +6,10 @@ import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
 import { uniqueEmail } from '@/test/accounts';
 import { startApiServer, type ApiServer } from '@/test/api-server';
+import { Browser } from '@/test/cookie-browser';
 import { describeEachDatabase } from '@/test/db';
 import { startFakeGitHub, type FakeGitHub } from '@/test/fake-github';
 import { startFakeGoogle, type FakeGoogle } from '@/test/fake-google-oidc';
-
-/** A browser's cookies, per host:port (paths and expiry beyond deletion do not matter here). */
-class Browser {
-  private jars = new Map<string, Map<string, string>>();
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const target = new URL(url);
-    const jar = this.jars.get(target.host) ?? new Map<string, string>();
-    this.jars.set(target.host, jar);
-    const headers = new Headers(init.headers);
-    if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const name = pair.slice(0, pair.indexOf('=')).trim();
-      const value = pair.slice(pair.indexOf('=') + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]) < Date.now()));
-      if (expired || value === '') jar.delete(name);
-      else jar.set(name, value);
-    }
-    return res;
-  }
-
-  snapshot(host: string): Map<string, string> {
-    return new Map(this.jars.get(host));
-  }
-
-  restore(host: string, cookies: Map<string, string>): void {
-    this.jars.set(host, new Map(cookies));
-  }
-
-  /** Follows redirects from `res` until one leaves the sign-in machinery; returns the last response and URL. */
-  async follow(res: Response, from: string, stopAt: (url: URL) => boolean): Promise<{ res: Response; url: URL; visited: URL[] }> {
-    let url = new URL(from);
-    const visited: URL[] = [];
-    for (let hops = 0; hops < 20 && res.status >= 300 && res.status < 400; hops++) {
-      url = new URL(res.headers.get('location')!, url);
-      visited.push(url);
-      if (stopAt(url)) return { res, url, visited };
-      res = await this.fetch(url.toString());
-    }
-    return { res, url, visited };
-  }
-}
 
 describeEachDatabase('OAuth sign-in', () => {
   let api: ApiServer;

@@ -3,6 +3,8 @@
 //   billing — + payments, credits, auto top-up, plans
 //   admin   — + members, invites, everyone's keys, everyone's usage, settings, the audit log
 //   owner   — + delete the organization, manage owners
+//   admin   — + members, invites, everyone's keys, everyone's usage, settings
+//   owner   — + delete the organization, manage owners, single sign-on
 export type Role = 'OWNER' | 'ADMIN' | 'BILLING' | 'MEMBER';
 
 export const PERMISSIONS = {
@@ -30,6 +32,8 @@ export const PERMISSIONS = {
   'webhooks:manage': ['OWNER', 'ADMIN'],
   /** The audit log: who changed what, from where. */
   'audit:read': ['OWNER', 'ADMIN'],
+  /** The organization's single sign-on: its issuer, client secret, domains and the role people join with. */
+  'sso:manage': ['OWNER'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

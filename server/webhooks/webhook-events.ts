@@ -73,6 +73,6 @@ export interface AccountEventData {
   'auto_top_up.failed': { reason: string; payment_id: string | null };
   'key.created': { api_key: ApiKeyRef & { credit_limit: number | null; limit_reset: string; expires_at: string | null } };
   'key.deleted': { api_key: ApiKeyRef; deleted_by: string | null; reason: 'deleted' | 'member_removed' };
-  'member.joined': { member: MemberRef & { role: string }; via: 'invite' };
+  'member.joined': { member: MemberRef & { role: string }; via: 'invite' | 'sso' };
   'member.removed': { member: MemberRef & { role: string }; removed_by: string; revoked_api_keys: number };
 }

@@ -7,6 +7,7 @@ import { OAuthButtons } from '@/components/auth/oauth-buttons';
 import { safeCallbackUrl, termsStep, withCallback } from '@/server/auth/callback-url';
 import { currentUser } from '@/server/auth/current-user';
 import { configuredOAuthProviders } from '@/server/auth/next-auth';
+import { ssoAvailable } from '@/server/sso/find-sso-for-email';
 import { param } from '../require-user';
 import { SignInForm } from './sign-in-form';
 
@@ -19,6 +20,8 @@ const ERRORS: Record<string, string> = {
   AccessDenied: 'Sign-in was cancelled or refused.',
   OAuthCallbackError: 'The provider did not complete the sign-in. Please try again.',
   Configuration: 'That sign-in method is not available right now.',
+  SsoDomain: "Your identity provider signed you in with an email address outside your organization's verified domains.",
+  SsoNoSeat: 'Your organization has no free seat. Ask an owner to add seats or remove a member, then sign in again.',
   CredentialsSignin: 'That email and password do not match an account.',
 };
 
@@ -28,6 +31,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (await currentUser()) redirect(termsStep(callbackUrl));
   const error = param(query.error);
   const providers = configuredOAuthProviders();
+  const ssoHref = (await ssoAvailable()) ? withCallback('/sign-in/sso', callbackUrl) : undefined;
 
   return (
     <AuthCard
@@ -43,7 +47,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       }
     >
       {error ? <FormAlert className="mb-5">{ERRORS[error] ?? 'Something went wrong while signing you in. Please try again.'}</FormAlert> : null}
-      {providers.length > 0 ? <OAuthButtons providers={providers} callbackUrl={callbackUrl} /> : null}
+      {providers.length > 0 || ssoHref ? <OAuthButtons providers={providers} callbackUrl={callbackUrl} ssoHref={ssoHref} /> : null}
       <SignInForm callbackUrl={callbackUrl} />
     </AuthCard>
   );

@@ -20,6 +20,7 @@ import '@/server/embeddings/embeddings.openapi';
 import '@/server/provider-keys/provider-keys.openapi';
 import '@/server/webhooks/webhooks.openapi';
 import '@/server/audit/audit.openapi';
+import '@/server/sso/sso.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {
