@@ -41,7 +41,7 @@ let fakeDns;
 
 if (process.env.E2E_BASE_URL) {
   log(`testing the server already running at ${process.env.E2E_BASE_URL}`);
-  process.exit(runPlaywright(process.env.E2E_BASE_URL));
+  process.exit(await runPlaywright(process.env.E2E_BASE_URL));
 }
 
 const serverCmd = process.env.E2E_SERVER_CMD?.trim() || undefined;
@@ -101,7 +101,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 let exitCode = 1;
 try {
   await waitForHealth();
-  exitCode = runPlaywright(baseURL);
+  exitCode = await runPlaywright(baseURL);
 } catch (error) {
   console.error(`[e2e] ${error.message}`);
   await stopServer();
@@ -157,16 +157,26 @@ async function waitForHealth() {
   throw new Error(`GET ${baseURL}/api/health did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000} s (last: ${last})`);
 }
 
+/**
+ * Runs Playwright as a child and waits for it WITHOUT blocking this process: the server's stdout and stderr are
+ * piped through here into server.log, and a blocked event loop (spawnSync) would stop draining them — the
+ * server, which logs one line per request synchronously, then stalls on a full pipe after a few hundred requests.
+ */
 function runPlaywright(url) {
   log(`npx playwright test ${playwrightArgs.join(' ')}`.trim());
-  const result = spawnSync('npx', ['playwright', 'test', ...playwrightArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    // E2E_DATA_DIR lets fixtures run the CLI against this server's embedded database (through the server).
-    env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: e2eDataDir, ...(fakeDns ? { E2E_FAKE_DNS_URL: fakeDns.control } : {}), NEXT_TELEMETRY_DISABLED: '1' },
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['playwright', 'test', ...playwrightArgs], {
+      cwd: root,
+      stdio: 'inherit',
+      // E2E_DATA_DIR lets fixtures run the CLI against this server's embedded database (through the server).
+      env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: e2eDataDir, ...(fakeDns ? { E2E_FAKE_DNS_URL: fakeDns.control } : {}), NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    child.once('error', (error) => {
+      console.error(`[e2e] could not run Playwright: ${error.message}`);
+      resolve(1);
+    });
+    child.once('exit', (code) => resolve(code ?? 1));
   });
-  if (result.error) console.error(`[e2e] could not run Playwright: ${result.error.message}`);
-  return result.status ?? 1;
 }
 
 async function stopServer() {
