@@ -147,6 +147,19 @@ describeEachDatabase('admin console API', () => {
     expect(audit.map((a) => [a.targetId, a.actorUserId])).toEqual(entries.map((e) => [e.id, operator.id]));
   });
 
+  // API keys at the gateway are admitted by the one-statement reservation (server/ledger/reserve.ts), which
+  // reads User."suspendedAt" in the lead's change; auth tokens go through the bearer lookup tested here.
+  it("a suspended user's account token is refused by the gateway too, with credit on the account", async () => {
+    const chat = () => call('POST', '/chat/completions', target.token, { model: 'switchboard/echo', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5, stream: false });
+    expect((await chat()).status).toBe(200);
+    expect((await call('POST', `/admin/users/${target.id}/suspend`, operator.token, { reason: 'again' })).status).toBe(200);
+    const refused = await chat();
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.metadata).toMatchObject({ reason: 'user_suspended' });
+    expect((await call('POST', `/admin/users/${target.id}/restore`, operator.token)).status).toBe(200);
+    expect((await chat()).status).toBe(200);
+  });
+
   it('usage: requests, tokens, charged, provider cost (reported, else list price, BYOK free) and margin, grouped', async () => {
     const prisma = await db();
     const at = new Date('2020-03-10T12:00:00Z');
