@@ -9,6 +9,7 @@ import { jsonClient, testUser, type TestUser } from '@/test/accounts';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestOrganization } from '@/test/factories';
+import { sessionPrincipal } from '@/server/console/session-principal';
 import { createUser } from '@/server/users/create-user';
 
 describeEachDatabase('admin console API', () => {
@@ -99,12 +100,14 @@ describeEachDatabase('admin console API', () => {
       expect(res.body.error).toMatchObject({ code: 403, message: expect.stringMatching(/^This account is suspended/), metadata: { reason: 'user_suspended' } });
     }
     expect(await verifyCredentials({ email: target.email, password, ip: '10.0.0.9' })).toBeNull();
+    expect(await sessionPrincipal({ userId: target.id })).toBeNull(); // a console session signed in before: as signed out
 
     const restored = await call('POST', `/admin/users/${target.id}/restore`, operator.token);
     expect(restored.status).toBe(200);
     expect(restored.body.data).toMatchObject({ suspended_at: null, suspended_reason: null });
     expect((await call('GET', '/api-keys', targetKey)).status).toBe(200);
     expect((await call('GET', '/api-keys', target.token)).status).toBe(200);
+    expect(await sessionPrincipal({ userId: target.id })).toMatchObject({ kind: 'session', userId: target.id });
 
     const audit = await (await db()).auditLogEntry.findMany({ where: { accountId: target.personalAccountId, targetType: 'user' }, orderBy: { createdAt: 'asc' } });
     expect(audit.map((a) => [a.action, a.targetId, a.actorUserId])).toEqual([
