@@ -25,6 +25,11 @@ export function bearerFromHeader(header: string | null | undefined): string | nu
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
+/** The refusal of every credential of a suspended user (REST routes here, sign-in; the gateway's admission gives the same). */
+export function suspendedUserError(): AppError {
+  return new AppError('forbidden', 'This account is suspended. Contact the operators of this instance.', { reason: 'user_suspended' });
+}
+
 /** The one refusal of a disabled API key (REST routes here; the gateway's admission gives the same). */
 export function disabledApiKeyError(keyId: string): AppError {
   return new AppError('forbidden', `This API key is disabled. Its creator or an organization admin can enable it again with PATCH /api/v1/api-keys/${keyId} {"disabled": false}.`, {
@@ -52,16 +57,19 @@ interface ApiKeyRow {
   limitReset: LimitReset;
   allowedModels: string[] | null;
   hasCreditLimit: boolean;
+  suspended: boolean;
 }
 
 // The per-request key lookup, in plain SQL on the database's own pool (PostgreSQL) or instance (PGlite): one
 // round trip and no ORM work on the hot path. Timestamps come back as epoch milliseconds (the columns hold
 // UTC) and the credit limit as a flag, so no driver-specific date or bigint parsing is involved.
+// The key's user is joined for the suspension flag (an operator's suspend takes effect on the next request).
 const API_KEY_BY_HASH = `
-  SELECT id, "keyHash", "userId", "accountId", "deletedAt" IS NOT NULL AS deleted, "disabledAt" IS NOT NULL AS disabled,
-         floor(extract(epoch FROM "expiresAt") * 1000)::float8 AS "expiresAtMs",
-         "limitReset"::text AS "limitReset", "allowedModels", "creditLimitMicros" IS NOT NULL AS "hasCreditLimit"
-  FROM "ApiKey" WHERE "keyHash" = $1`;
+  SELECT k.id, k."keyHash", k."userId", k."accountId", k."deletedAt" IS NOT NULL AS deleted, k."disabledAt" IS NOT NULL AS disabled,
+         floor(extract(epoch FROM k."expiresAt") * 1000)::float8 AS "expiresAtMs",
+         k."limitReset"::text AS "limitReset", k."allowedModels", k."creditLimitMicros" IS NOT NULL AS "hasCreditLimit",
+         u."suspendedAt" IS NOT NULL AS suspended
+  FROM "ApiKey" k JOIN "User" u ON u.id = k."userId" WHERE k."keyHash" = $1`;
 
 async function authenticateApiKey(token: string, now: Date): Promise<Principal> {
   if (!isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) throw unauthorized('Invalid API key');
@@ -72,6 +80,7 @@ async function authenticateApiKey(token: string, now: Date): Promise<Principal> 
   if (key.expiresAtMs !== null && Number(key.expiresAtMs) <= now.getTime()) throw unauthorized('This API key has expired');
   // A real key, switched off by its owner or an organization admin (PATCH /api/v1/api-keys/{id}): 403, not 401,
   // so clients do not take it for a typo and the owner knows it can be enabled again.
+  if (key.suspended) throw suspendedUserError();
   if (key.disabled) throw disabledApiKeyError(key.id);
   return {
     kind: 'api_key',
@@ -87,10 +96,11 @@ async function authenticateAuthToken(token: string, now: Date): Promise<Principa
   const prisma = await db();
   const t = await prisma.authToken.findUnique({
     where: { tokenHash: hash },
-    select: { id: true, tokenHash: true, userId: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { activeAccountId: true, personalAccountId: true } } },
+    select: { id: true, tokenHash: true, userId: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { activeAccountId: true, personalAccountId: true, suspendedAt: true } } },
   });
   if (!t || !secretsEqual(t.tokenHash, hash) || t.revokedAt) throw unauthorized('Invalid token');
   if (t.expiresAt && t.expiresAt <= now) throw unauthorized('This token has expired; sign in again');
+  if (t.user.suspendedAt) throw suspendedUserError();
   if (!t.lastUsedAt || now.getTime() - t.lastUsedAt.getTime() > LAST_USED_THROTTLE_MS) {
     // Throttled, and off the request's critical path: a failed write only delays the timestamp.
     prisma.authToken.update({ where: { id: t.id }, data: { lastUsedAt: now } }).catch(() => {});

@@ -10,6 +10,7 @@ import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
 import { authSecret, env, exposeAuthUrl } from '@/server/env';
+import { db } from '@/server/db';
 import { AppError, isAppError } from '@/server/errors';
 import { completeOrganizationSsoSignIn, SsoSignInRefused } from '@/server/sso/complete-sso-sign-in';
 import { organizationProviderId } from '@/server/sso/sso-dto';
@@ -116,7 +117,7 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
           try {
             const signedIn = await completeOrganizationSsoSignIn({ organizationId: organizationSso.organizationId, issuer: organizationSso.issuer, profile: { ...profile, sub: account.providerAccountId } });
             user.id = signedIn.userId;
-            return true;
+            return (await userSuspended(user.id)) ? '/sign-in?error=AccessDenied' : true;
           } catch (err) {
             if (err instanceof SsoSignInRefused) return `/sign-in?error=${err.reason}`;
             if (isAppError(err) && err.code === 'forbidden') return '/sign-in?error=UnverifiedEmail';
@@ -140,7 +141,7 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
             image: user.image,
           });
           user.id = linked.userId;
-          return true;
+          return (await userSuspended(user.id)) ? '/sign-in?error=AccessDenied' : true;
         } catch (err) {
           if (isAppError(err) && err.code === 'forbidden') return '/sign-in?error=UnverifiedEmail';
           throw err;
@@ -163,6 +164,12 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
       },
     },
   };
+}
+
+/** Suspended by an operator (admin API): OAuth and SSO sign-in are refused as password sign-in is. */
+async function userSuspended(userId: string): Promise<boolean> {
+  const u = await (await db()).user.findUnique({ where: { id: userId }, select: { suspendedAt: true } });
+  return Boolean(u?.suspendedAt);
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth((request) =>

@@ -134,6 +134,18 @@ describeEachDatabase('OAuth sign-in', () => {
     expect(await (await db()).user.findUnique({ where: { email } })).toBeNull();
   });
 
+  it('GitHub: a user suspended by an operator is sent back to sign-in (AccessDenied) and gets no session', async () => {
+    const email = uniqueEmail('suspended');
+    github.user = { id: 5151, login: 'susp', name: 'Sus Pended', email, emails: [{ email, primary: true, verified: true }] };
+    expect((await signIn(new Browser(), 'github')).url.toString()).toBe(`${site}/overview`);
+    await (await db()).user.update({ where: { email }, data: { suspendedAt: new Date(), suspendedReason: 'test' } });
+    const browser = new Browser();
+    const { url } = await signIn(browser, 'github');
+    expect(url.pathname).toBe('/sign-in');
+    expect(url.searchParams.get('error')).toBe('AccessDenied');
+    expect((await session(browser))?.user).toBeUndefined();
+  });
+
   it('Google (OpenID Connect): discovery, login and consent at the issuer, ID token → signed in, identity linked', async () => {
     const browser = new Browser();
     const { url, visited } = await signIn(browser, 'google');

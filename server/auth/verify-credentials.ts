@@ -21,10 +21,12 @@ export async function verifyCredentials(p: { email: unknown; password: unknown; 
   if (!email.success || typeof p.password !== 'string' || p.password.length === 0 || p.password.length > 200) return null;
   await beginSignInAttempt({ email: email.data, ip: p.ip });
   const prisma = await db();
-  const user = await prisma.user.findUnique({ where: { email: email.data }, select: { id: true, email: true, name: true, image: true, passwordHash: true } });
+  const user = await prisma.user.findUnique({ where: { email: email.data }, select: { id: true, email: true, name: true, image: true, passwordHash: true, suspendedAt: true } });
   dummyHash ??= hashPassword('timing-equaliser');
   const ok = await verifyPassword(p.password, user?.passwordHash ?? (await dummyHash));
   if (!ok || !user?.passwordHash) return null;
+  // A suspended user is refused after the password check (so the answer reveals nothing to a guesser).
+  if (user.suspendedAt) return null;
   await recordSignInSuccess({ email: email.data, ip: p.ip });
   return { id: user.id, email: user.email, name: user.name, image: user.image };
 }

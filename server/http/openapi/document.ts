@@ -21,6 +21,7 @@ import '@/server/provider-keys/provider-keys.openapi';
 import '@/server/webhooks/webhooks.openapi';
 import '@/server/audit/audit.openapi';
 import '@/server/sso/sso.openapi';
+import '@/server/admin/admin.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {

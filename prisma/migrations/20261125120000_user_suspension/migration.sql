@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN     "suspendedAt" TIMESTAMP(3),
+ADD COLUMN     "suspendedReason" TEXT;

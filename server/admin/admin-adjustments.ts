@@ -1,0 +1,62 @@
+// An operator's manual credit or debit of an account (POST /api/v1/admin/accounts/{id}/adjustments): one
+// ADJUSTMENT ledger entry of paid credit through postLedgerEntry (the only balance writer) and one audit entry,
+// in one transaction. Refunds of card payments go through the billing refund path (Stripe); this covers
+// manual credit refunds and corrections. A debit may not take paid credit below zero (409): promotional
+// credit is never touched, and an operator who needs to go further debits what is there.
+import { z } from 'zod';
+import { recordAudit } from '@/server/audit/record-audit';
+import { db } from '@/server/db';
+import { AppError } from '@/server/errors';
+import { parseWith } from '@/server/http/api-route';
+import { microsToUsd, usdToMicros } from '@/server/ledger/money';
+import { postLedgerEntry } from '@/server/ledger/post-ledger-entry';
+import { newRowId } from '@/server/ledger/reserve';
+import { toBalanceDto } from '@/server/ledger/balance';
+import { safeString, usdNumber } from '@/server/validation/fields';
+
+export const adjustmentBodySchema = z
+  .object({
+    amount_usd: usdNumber({ min: -1_000_000, max: 1_000_000, decimals: 6 })
+      .refine((v) => v !== 0, 'must not be zero')
+      .describe('USD, at most 6 decimals; positive credits, negative debits paid credit'),
+    reason: safeString().trim().min(1).max(500).describe('Why (kept in the ledger entry note and the audit log)'),
+  })
+  .strict();
+
+export async function adjustAccount(p: { accountId: string; actorUserId: string; body: unknown }) {
+  const body = parseWith(adjustmentBodySchema, p.body);
+  const amountMicros = usdToMicros(body.amount_usd);
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    // Lock first (as postLedgerEntry does) so that the check below and the posting see the same balance.
+    const [account] = await tx.$queryRaw<{ paidMicros: bigint }[]>`
+      SELECT "paidMicros" FROM "Account" WHERE id = ${p.accountId} FOR NO KEY UPDATE`;
+    if (!account) throw new AppError('not_found', `No account ${p.accountId}`);
+    if (amountMicros < 0n && account.paidMicros + amountMicros < 0n) {
+      throw new AppError('conflict', `A debit of ${microsToUsd(-amountMicros)} USD would take the account's paid credit (${microsToUsd(account.paidMicros)} USD) below zero`, {
+        reason: 'insufficient_paid_credit',
+        paid: microsToUsd(account.paidMicros),
+      });
+    }
+    const adjustmentId = newRowId();
+    const entry = await postLedgerEntry(tx, {
+      accountId: p.accountId,
+      kind: 'ADJUSTMENT',
+      paidMicros: amountMicros,
+      idempotencyKey: `adjustment:${adjustmentId}`,
+      note: body.reason,
+      actorUserId: p.actorUserId,
+    });
+    const after = await tx.account.findUniqueOrThrow({ where: { id: p.accountId }, select: { paidMicros: true, promoMicros: true, reservedMicros: true } });
+    const total = after.paidMicros + after.promoMicros;
+    const balance = toBalanceDto({ accountId: p.accountId, ...after, totalMicros: total, availableMicros: total - after.reservedMicros });
+    const entryDto = { id: entry.id, kind: 'adjustment', amount: microsToUsd(amountMicros), amount_micros: amountMicros.toString(), reason: body.reason, balance_after: microsToUsd(entry.balanceAfterMicros) };
+    await recordAudit(tx, {
+      accountId: p.accountId,
+      action: 'account.adjustment',
+      target: { type: 'ledger_entry', id: entry.id },
+      after: entryDto,
+    });
+    return { data: { entry: entryDto, balance } };
+  });
+}
