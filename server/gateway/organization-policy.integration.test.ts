@@ -125,6 +125,20 @@ describeEachDatabase('organization policy, member limits, key limits and BYOK at
     expect((await chat(key.key)).status).toBe(200);
   });
 
+  it('a suspended user’s key is refused with 403 on the gateway (next request), and works again once restored', async () => {
+    const { key, member } = await organization();
+    const prisma = await db();
+    expect((await chat(key.key)).status).toBe(200); // warm: would be dispatched early
+    await prisma.user.update({ where: { id: member.user.id }, data: { suspendedAt: new Date(), suspendedReason: 'test' } });
+    for (const stream of [false, true]) {
+      const refused = await chat(key.key, { stream });
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error.metadata).toMatchObject({ reason: 'user_suspended' });
+    }
+    await prisma.user.update({ where: { id: member.user.id }, data: { suspendedAt: null, suspendedReason: null } });
+    expect((await chat(key.key)).status).toBe(200);
+  });
+
   it('a key’s own rate_limit_rpm applies (lowered: at once), and rate_limit_tpm counts tokens', async () => {
     const { key } = await organization();
     const prisma = await db();

@@ -77,7 +77,7 @@ async function runGroup(group: Waiting[]): Promise<void> {
   }
   for (const [i, w] of group.entries()) {
     const row = rows[i];
-    const usable = row?.id && !row.deleted && !row.expired && !row.disabled && row.modelAllowed && row.orgModelAllowed && row.providerAllowed;
+    const usable = row?.id && !row.deleted && !row.expired && !row.disabled && !row.suspended && row.modelAllowed && row.orgModelAllowed && row.providerAllowed;
     // Admitted, or refused before money (401/403, the key or the organization policy): decided. Usable but not admitted here: its account (or
     // one of its keys) could not cover the whole group, so it is decided alone, in order.
     if (!usable || row.reservationId) await decide(w, row);

@@ -86,6 +86,7 @@ const RESERVE_SQL = `
     SELECT i.*, k.id, k."keyHash", COALESCE(i.uid, k."userId") AS "userId", COALESCE(i.acct, k."accountId") AS "accountId",
            k."deletedAt" IS NOT NULL AS deleted, (k."expiresAt" IS NOT NULL AND k."expiresAt" <= $2::timestamp(3)) AS expired,
            k."disabledAt" IS NOT NULL AS disabled, k."rateLimitRpm", k."rateLimitTpm",
+           EXISTS (SELECT 1 FROM "User" u WHERE u.id = COALESCE(i.uid, k."userId") AND u."suspendedAt" IS NOT NULL) AS suspended,
            k."limitReset"::text AS "limitReset", k."allowedModels", k."creditLimitMicros" IS NOT NULL AS "hasCreditLimit",
            (k.id IS NULL OR cardinality(k."allowedModels") = 0 OR i.model = ANY (k."allowedModels") OR i.al && k."allowedModels") AS "modelAllowed",
            ${windowStart('k."limitReset"::text')} AS "windowStart"
@@ -114,7 +115,7 @@ const RESERVE_SQL = `
     ) e ON true
   ), usable AS MATERIALIZED (
     SELECT * FROM req
-    WHERE "accountId" IS NOT NULL AND "orgModelAllowed" AND eff IS NOT NULL
+    WHERE "accountId" IS NOT NULL AND "orgModelAllowed" AND eff IS NOT NULL AND NOT suspended
       AND ((h IS NULL AND kid IS NULL) OR (id IS NOT NULL AND NOT deleted AND NOT expired AND NOT disabled AND "modelAllowed"))
   ), acct AS MATERIALIZED (
     SELECT a.id FROM "Account" a
@@ -168,7 +169,7 @@ const RESERVE_SQL = `
     SELECT rid, "accountId", id, "userId", tok, "membershipId", model, provider, g, eff, exp FROM ok
     RETURNING id, "generationId"
   )
-  SELECT req.ord, req.id, req."keyHash", req."userId", req."accountId", req.deleted, req.expired, req.disabled, req."limitReset",
+  SELECT req.ord, req.id, req."keyHash", req."userId", req."accountId", req.deleted, req.expired, req.disabled, req.suspended, req."limitReset",
          req."allowedModels", req."hasCreditLimit", req."modelAllowed", req."rateLimitRpm", req."rateLimitTpm",
          req."orgModelAllowed", req."orgAllowedModels", req."allowedProviders", req.eff IS NOT NULL AS "providerAllowed",
          req."byokKeys", req.plain, req."membershipId", req.eff::text AS "reservedMicros",
@@ -224,6 +225,8 @@ export interface ReservationRow {
   deleted: boolean;
   expired: boolean;
   disabled: boolean;
+  /** The key's (or principal's) user is suspended by an operator. */
+  suspended: boolean;
   limitReset: LimitReset;
   allowedModels: string[] | null;
   hasCreditLimit: boolean;
@@ -369,12 +372,15 @@ export async function reserveCredits(input: ReserveInput): Promise<ReservationGr
     if (!row.modelAllowed) throw new AppError('forbidden', `This API key may not use ${input.model}`, { model: input.model });
   }
   if (!row) throw new AppError('not_found', 'Account not found');
+  refuseDisabledKey(row);
   refuseByPolicy(row, input.model ?? '');
   return refuseReservation({ accountId: input.accountId, apiKeyId: input.apiKey?.id, membershipId: row.membershipId, amountMicros: BigInt(row.reservedMicros ?? input.amountMicros) }, row);
 }
 
 /** The same 403 as authenticateBearer's for a disabled key (auth/authenticate-bearer.ts disabledApiKeyError). */
-export function refuseDisabledKey(row: Pick<ReservationRow, 'disabled' | 'id'>): void {
+export function refuseDisabledKey(row: Pick<ReservationRow, 'disabled' | 'id' | 'suspended'>): void {
+  // The same 403 as authenticateBearer's for a suspended user (auth/authenticate-bearer.ts suspendedUserError).
+  if (row.suspended) throw new AppError('forbidden', 'This account is suspended. Contact the operators of this instance.', { reason: 'user_suspended' });
   if (row.disabled) {
     throw new AppError('forbidden', `This API key is disabled. Its creator or an organization admin can enable it again with PATCH /api/v1/api-keys/${row.id} {"disabled": false}.`, {
       reason: 'key_disabled',
