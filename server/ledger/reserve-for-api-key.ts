@@ -7,7 +7,8 @@
 import { AppError } from '@/server/errors';
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { secretsEqual } from '@/server/auth/secret-token';
-import { policyOf, refuseByPolicy, refuseDisabledKey, refuseReservation, reserveInOneStatement, type AccountPolicy, type ReservationRequest, type ReservationRow } from './reserve';
+import { refuseByPolicy, refuseDisabledKey, refuseReservation } from './reservation-refusals';
+import { policyOf, reserveInOneStatement, type AccountPolicy, type ReservationRequest, type ReservationRow } from './reserve';
 
 /** A reservation request for a key given by hash (the statement authenticates it). */
 export type KeyAdmissionInput = Pick<ReservationRequest, 'model' | 'modelAliases' | 'provider' | 'generationId' | 'amountMicros' | 'candidates' | 'ttlMs'> & {
