@@ -99,8 +99,8 @@ function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subj
   if (limits.tpm) a.tokenSubject = subject;
   try {
     if (limits.rpm !== (known?.rpm ?? null)) rt.rateLimiter.checkAgain(count, limits.rpm ?? rt.rateLimiter.defaultRpm);
+    // A plain account has no provider policy and no keys of its own: its route stays as planned.
     if (!policy.plain && applyAccountPolicy(a.route, policy, rt.byokFeeBps, a.model.id)) preparePrimary(rt, a.route);
-    else if (policy.byokKeys && a.route.first && a.route.first.candidate !== a.route.candidates[0]) preparePrimary(rt, a.route);
   } catch (err) {
     a.refused = err;
   }
