@@ -1,0 +1,44 @@
+// Accessibility and layout checks shared by the console specs.
+//
+// expectAccessible(page): runs axe (WCAG 2.x A/AA rules) on the page as it is now, in the light and the
+// dark theme (the console follows prefers-color-scheme), and fails on any critical or serious violation,
+// listing each rule with the elements at fault.
+// captureJourney(page, name): screenshots at 1440 and 390 px wide, kept under e2e/artifacts/screenshots/
+// (CI keeps e2e/artifacts), and checks that at 390 px the page does not scroll sideways as a whole.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+const SCREENSHOTS = path.join('e2e', 'artifacts', 'screenshots');
+const BLOCKING = new Set(['critical', 'serious']);
+
+export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}) {
+  const problems: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+    for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+    const { violations } = await builder.analyze();
+    for (const v of violations.filter((x) => BLOCKING.has(x.impact ?? ''))) {
+      problems.push(`[${colorScheme}] ${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join('\n    ')}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  expect(problems, `axe found critical or serious violations on ${page.url()}`).toEqual([]);
+}
+
+export async function captureJourney(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const original = page.viewportSize();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.waitForTimeout(50); // let layout settle after the resize
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    if (width === 390) {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${name}: the page scrolls sideways at 390 px (tables should scroll inside their own box)`).toBeLessThanOrEqual(1);
+    }
+  }
+  if (original) await page.setViewportSize(original);
+}
