@@ -17,7 +17,7 @@ export const adminUsersQuerySchema = z.object({
 
 export const suspendBodySchema = z.object({ reason: safeString().trim().min(1).max(500) }).strict();
 
-const userSelect = {
+export const adminUserSelect = {
   id: true,
   email: true,
   name: true,
@@ -72,7 +72,7 @@ export async function listAdminUsers(raw: unknown) {
     },
     orderBy: { id: 'asc' },
     take: query.limit + 1,
-    select: userSelect,
+    select: adminUserSelect,
   });
   const page = rows.slice(0, query.limit);
   return { data: page.map(toAdminUserDto), next_cursor: rows.length > query.limit ? page[page.length - 1].id : null };
@@ -82,13 +82,13 @@ async function setSuspension(p: { operatorUserId: string; userId: string; suspen
   if (p.suspend && p.userId === p.operatorUserId) throw new AppError('bad_request', 'Operators cannot suspend themselves');
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const before = await tx.user.findUnique({ where: { id: p.userId }, select: userSelect });
+    const before = await tx.user.findUnique({ where: { id: p.userId }, select: adminUserSelect });
     if (!before) throw new AppError('not_found', `No user ${p.userId}`);
     const after = await tx.user.update({
       where: { id: p.userId },
       // Suspending again keeps the first instant and takes the new reason.
       data: p.suspend ? { suspendedAt: before.suspendedAt ?? new Date(), suspendedReason: p.reason } : { suspendedAt: null, suspendedReason: null },
-      select: userSelect,
+      select: adminUserSelect,
     });
     const state = (u: UserRow) => ({ suspended_at: isoOrNull(u.suspendedAt), suspended_reason: u.suspendedReason });
     await recordAudit(tx, {

@@ -4,6 +4,7 @@ import { defineEndpoint } from '@/server/http/openapi/registry';
 import { adjustmentBodySchema } from './admin-adjustments';
 import { adminUsageQuerySchema } from './admin-usage';
 import { adminUsersQuerySchema, suspendBodySchema } from './admin-users';
+import { RECENT_ENTRIES } from './get-admin-user';
 
 const ADMIN = 'Only operators (ADMIN_EMAILS, or `npm run cli -- user:admin --email E`) with a personal API key or an auth token; everyone else gets 403. ';
 const TAG = 'Admin: console';
@@ -35,6 +36,42 @@ defineEndpoint({
   query: adminUsersQuerySchema,
   response: z.object({ data: z.array(adminUserSchema), next_cursor: z.string().nullable() }),
   errors: [403],
+});
+const ledgerEntrySchema = z.object({
+  id: z.string(),
+  kind: z.enum(['purchase', 'promotion', 'plan_credit', 'refund', 'dispute', 'dispute_reversal', 'promotion_expiry', 'adjustment']),
+  amount: z.number().describe('USD; negative for a debit'),
+  amount_micros: z.string(),
+  balance_after: z.number().describe('USD, paid + promotional, right after the entry'),
+  note: z.string().nullable().describe('An adjustment’s reason'),
+  actor_user_id: z.string().nullable().describe('The operator or user who made it; null for the system'),
+  created_at: z.string(),
+});
+
+defineEndpoint({
+  method: 'get',
+  path: '/admin/users/{id}',
+  summary: 'A user with their accounts and balances',
+  description:
+    ADMIN +
+    `The search result's fields, plus every account the user can spend from (the personal account, then each organization) with its balance (as GET /credits/balance) and its latest ${RECENT_ENTRIES} ledger entries other than usage (payments, adjustments, refunds, promotions), newest first.`,
+  tags: [TAG],
+  params: userId,
+  response: z.object({
+    data: adminUserSchema.extend({
+      accounts: z.array(
+        z.object({
+          id: z.string(),
+          kind: z.enum(['personal', 'organization']),
+          name: z.string(),
+          role: z.string().describe("The user's role there (owner of their personal account)"),
+          balance: z.record(z.string(), z.unknown()).describe('As GET /credits/balance'),
+          recent_entries: z.array(ledgerEntrySchema),
+        }),
+      ),
+    }),
+  }),
+  errors: [403, 404],
 });
 defineEndpoint({
   method: 'post',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '@/server/http/openapi/registry';
 import { auditActionsMarkdown } from './audit-actions';
-import { auditLogQuery } from './list-audit-log';
+import { auditLogQuery, instanceAuditLogQuery } from './list-audit-log';
 
 const tags = ['Audit log'];
 
@@ -60,4 +60,17 @@ defineEndpoint({
   response: page,
   textAlternatives: csv,
   errors: [403, 404],
+});
+
+defineEndpoint({
+  method: 'get',
+  path: '/admin/audit-log',
+  summary: 'Every account’s audit log (operators)',
+  description:
+    'Only operators (ADMIN_EMAILS, or `npm run cli -- user:admin --email E`) with a personal API key or an auth token; everyone else gets 403. ' +
+    `The audit entries of every account (personal and organizations), or of one with \`account_id\`; JSON only.\n\n${description}`,
+  tags: ['Admin: console'],
+  query: instanceAuditLogQuery,
+  response: page,
+  errors: [403],
 });

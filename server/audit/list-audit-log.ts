@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { db, type Prisma } from '@/server/db';
 import { assertRange, decodeCursor, encodeCursor } from '@/server/usage/usage-query';
+import { parseWith } from '@/server/http/api-route';
 import { isoInstant, safeString } from '@/server/validation/fields';
 
 export const AUDIT_PAGE_MAX = 200;
@@ -73,13 +74,27 @@ function actionFilter(action: string): Prisma.StringFilter | string {
 
 /** The caller was authorized for `accountId` (owners and admins of an organization, or the user's personal account). */
 export async function listAuditLog(p: { accountId: string; query: AuditLogQuery }): Promise<AuditLogPage> {
-  const q = p.query;
+  return findAuditEntries({ accountId: p.accountId }, p.query);
+}
+
+/** The operators' view (GET /api/v1/admin/audit-log): every account's entries, or one account's with `account_id`. */
+export const instanceAuditLogQuery = auditLogQuery.omit({ format: true }).extend({
+  account_id: safeString().min(1).max(100).optional().describe("Only this account's entries (a personal account or an organization)"),
+});
+
+/** Operators only (the edge checks): entries of every account, with the same filters and paging. */
+export async function listInstanceAuditLog(raw: unknown): Promise<AuditLogPage> {
+  const query = parseWith(instanceAuditLogQuery, raw);
+  return findAuditEntries(query.account_id ? { accountId: query.account_id } : {}, query);
+}
+
+async function findAuditEntries(scope: { accountId?: string }, q: Omit<AuditLogQuery, 'format'>): Promise<AuditLogPage> {
   assertRange(q.from, q.to);
   const cursor = q.cursor ? decodeCursor(q.cursor) : null;
   const prisma = await db();
   const rows = await prisma.auditLogEntry.findMany({
     where: {
-      accountId: p.accountId,
+      ...scope,
       ...(q.action ? { action: actionFilter(q.action) } : {}),
       ...(q.actor ? { actorUserId: q.actor } : {}),
       ...(q.target_type ? { targetType: q.target_type } : {}),

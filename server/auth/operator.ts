@@ -63,3 +63,9 @@ export async function setOperator(p: { email: string; operator: boolean }): Prom
   });
   return { id: user.id, email: user.email, is_operator: user.isOperator, admin_email: isAdminEmail(user.email) };
 }
+
+/** Whether the user may use the operators' console (the flag or ADMIN_EMAILS); false for an unknown user. */
+export async function isOperatorUser(userId: string): Promise<boolean> {
+  const user = await (await db()).user.findUnique({ where: { id: userId }, select: { email: true, isOperator: true } });
+  return !!user && (user.isOperator || isAdminEmail(user.email));
+}

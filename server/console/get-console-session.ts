@@ -2,6 +2,7 @@
 // (their personal account and each organization they belong to), the active one and what their role there
 // allows. Permissions come from the one matrix (server/organizations/permissions.ts), so the console hides
 // exactly the buttons the server would refuse.
+import { isOperatorUser } from '@/server/auth/operator';
 import { permissionsOf, type Permission, type Role } from '@/server/organizations/permissions';
 import { getUserProfile } from '@/server/users/get-user-profile';
 
@@ -18,6 +19,8 @@ export interface ConsoleAccount {
 
 export interface ConsoleSession {
   user: { id: string; email: string; name: string; image: string | null };
+  /** Runs this instance (server/auth/operator.ts): the console shows the Operator pages. */
+  operator: boolean;
   /** The account every console page acts on. */
   active: ConsoleAccount & { permissions: Permission[] };
   accounts: ConsoleAccount[];
@@ -26,7 +29,7 @@ export interface ConsoleSession {
 const ROLE_NAMES = new Set<string>(['owner', 'admin', 'billing', 'member']);
 
 export async function getConsoleSession(p: { userId: string }): Promise<ConsoleSession> {
-  const profile = await getUserProfile({ userId: p.userId });
+  const [profile, operator] = await Promise.all([getUserProfile({ userId: p.userId }), isOperatorUser(p.userId)]);
   const accounts: ConsoleAccount[] = [
     { id: profile.personal_account_id, kind: 'personal', name: 'Personal', slug: null, role: 'owner' },
     ...profile.organizations
@@ -38,6 +41,7 @@ export async function getConsoleSession(p: { userId: string }): Promise<ConsoleS
   const active = accounts.find((a) => a.id === profile.active_account_id) ?? accounts[0];
   return {
     user: { id: profile.id, email: profile.email, name: profile.name, image: profile.image },
+    operator,
     active: { ...active, permissions: permissionsOf(active.role.toUpperCase() as Role) },
     accounts,
   };

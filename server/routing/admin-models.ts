@@ -101,3 +101,10 @@ export async function deleteAdminModelEntry(routing: AdminRouting, id: string) {
   const now = routing.reload ? tableModel(routing.table(), id) : undefined;
   return { deleted: true as const, id, current: now ? modelDto(now) : null };
 }
+
+/** The console's switch: the model as it is now, PUT back with `enabled` changed (for a builtin, an operator's entry overriding it). */
+export async function setAdminModelEnabled(routing: AdminRouting, id: string, enabled: boolean) {
+  const current = await getAdminModelOrThrow(routing, id);
+  if (current.read_only) throw readOnlyError('Model', id);
+  return replaceAdminModel(routing, id, { ...current, enabled });
+}

@@ -75,3 +75,17 @@ export async function deleteAdminProviderEntry(routing: AdminRouting, id: string
   const now = routing.reload ? routing.table().providers.get(id) : undefined;
   return { deleted: true as const, id, current: now ? providerDto(now, undefined, health) : null };
 }
+
+/**
+ * The console's switch, for operators' entries only: their keys are listed as configured (stored secrets as
+ * `{ id, stored: true }`), so the entry goes back whole. Other sources list only usable key ids, not where the
+ * secrets come from; a PUT with their key_env does that through the API.
+ */
+export async function setAdminProviderEnabled(routing: AdminRouting, id: string, enabled: boolean, health?: KeyHealthReader) {
+  const current = await getAdminProviderOrThrow(routing, id, health);
+  if (current.read_only) throw readOnlyError('Provider', id);
+  if (current.source !== 'admin') {
+    throw new AppError('conflict', `Provider ${id} is ${current.source}: PUT /api/v1/admin/providers/${id} with its keys (key_env) and "enabled": ${enabled} to override it`, { id, source: current.source });
+  }
+  return replaceAdminProvider(routing, id, { ...current, enabled }, health);
+}

@@ -103,6 +103,45 @@ for (const [plural, tag, dto, body, idParam] of [
   });
 }
 
+const keyStateSchema = z.enum(['healthy', 'cooling', 'open', 'half_open']);
+
+defineEndpoint({
+  method: 'get',
+  path: '/admin/key-health',
+  summary: 'Live health of every provider key',
+  description:
+    ADMIN +
+    "This server's view (shared between instances through Redis when REDIS_URL is set), as `npm run cli -- upstream:health` shows it: each provider of the routing table with each usable key's state, " +
+    'when a cooldown or open circuit ends, consecutive failures and the last error; then keys the health state tracks outside the table (type, enabled and configured null).',
+  tags: ['Admin: providers'],
+  response: z.object({
+    source: z.literal('server'),
+    at: z.string(),
+    providers: z.array(
+      z.object({
+        id: z.string(),
+        type: z.string().nullable(),
+        enabled: z.boolean().nullable(),
+        configured: z.boolean().nullable(),
+        missing: z.string().nullable().describe('Why an unconfigured provider is skipped'),
+        keys: z.array(
+          z.object({
+            id: z.string(),
+            ref: z.string().describe('<provider>/<key>'),
+            weight: z.number().nullable(),
+            state: keyStateSchema,
+            until: z.string().nullable().describe('When a cooldown or open circuit ends'),
+            seconds_left: z.number().int().nullable(),
+            consecutive_failures: z.number().int().nullable(),
+            last_error: z.string().nullable(),
+          }),
+        ),
+      }),
+    ),
+  }),
+  errors: [403],
+});
+
 defineEndpoint({
   method: 'get',
   path: '/models/{author}/{slug}/endpoints',

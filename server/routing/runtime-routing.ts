@@ -2,6 +2,7 @@
 // compiled routing table with a way to rebuild it after a write (rt.routing), and key health (rt.health).
 import { processRuntime } from '@/server/runtime/process-runtime';
 import type { KeyState } from './key-health';
+import { reportKeyHealth, type KeyHealthReport } from './key-health-report';
 import type { RoutingTable } from './routing-table';
 
 export type { KeyState };
@@ -27,4 +28,11 @@ export async function runtimeRouting(): Promise<RuntimeRouting> {
   const rt = processRuntime();
   await rt.routing.ready;
   return { routing: rt.routing, health: rt.health };
+}
+
+/** Every provider key of this server with its live state, failures and last error (GET /api/v1/admin/key-health, upstream:health). */
+export async function runtimeKeyHealthReport(): Promise<KeyHealthReport> {
+  const rt = processRuntime();
+  await rt.routing.ready;
+  return reportKeyHealth(rt.routing.table(), rt.health);
 }

@@ -5,6 +5,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { clientOf, consoleActor } from '@/server/audit/audit-actors';
 import { withAuditActor } from '@/server/audit/audit-context';
 import type { Principal } from '@/server/auth/authenticate-bearer';
+import { requireOperatorOrThrow } from '@/server/auth/operator';
 import { auth } from '@/server/auth/next-auth';
 import { sessionPrincipal } from '@/server/console/session-principal';
 import { AppError, ERROR_STATUS, isAppError, toErrorBody } from '@/server/errors';
@@ -72,6 +73,14 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   const principal = ctx.principal;
   if (!principal) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
   return withAuditActor(consoleActor(principal.userId, ctx.client), () => next({ ctx: { principal } }));
+});
+/**
+ * An operator of the instance (the same check as every /api/v1/admin/ route: server/auth/operator.ts, read on
+ * each call, so a revoked flag takes effect at once); everyone else gets FORBIDDEN with the REST 403's message.
+ */
+export const operatorProcedure = protectedProcedure.use(async ({ ctx, next }) => {
+  await requireOperatorOrThrow(ctx.principal);
+  return next();
 });
 export const createCallerFactory = t.createCallerFactory;
 

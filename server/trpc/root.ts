@@ -2,6 +2,7 @@
 // caller's active account (server/trpc/init.ts, accountProcedure).
 import { createCallerFactory, router } from './init';
 import { accountRouter } from './routers/account';
+import { adminRouter } from './routers/admin';
 import { apiKeysRouter } from './routers/api-keys';
 import { billingRouter } from './routers/billing';
 import { invitesRouter } from './routers/invites';
@@ -14,6 +15,7 @@ import { usageRouter } from './routers/usage';
 
 export const appRouter = router({
   account: accountRouter,
+  admin: adminRouter,
   apiKeys: apiKeysRouter,
   billing: billingRouter,
   invites: invitesRouter,
