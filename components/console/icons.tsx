@@ -26,6 +26,9 @@ const paths = {
   user: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 21a8 8 0 0116 0',
   mail: 'M3 6h18v12H3zM3 7l9 6 9-6',
   warning: 'M12 4l9 16H3l9-16zM12 10v4M12 17v.5',
+  shield: 'M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6l8-3z',
+  server: 'M4 4h16v6H4zM4 14h16v6H4zM8 7h.01M8 17h.01',
+  list: 'M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -17,6 +17,17 @@ interface NavItem {
   organizationOnly?: boolean;
 }
 
+// Shown only to operators of the instance (session.operator); the pages and procedures check again.
+const operatorGroup: { label: string; items: NavItem[] } = {
+  label: 'Operator',
+  items: [
+    { href: '/admin/users', label: 'Users & accounts', icon: 'user' },
+    { href: '/admin/catalog', label: 'Catalog & providers', icon: 'server' },
+    { href: '/admin/usage', label: 'Usage & margin', icon: 'usage' },
+    { href: '/admin/audit-log', label: 'Audit log', icon: 'list' },
+  ],
+};
+
 const groups: { label: string; items: NavItem[] }[] = [
   {
     label: 'Build',
@@ -41,10 +52,10 @@ const groups: { label: string; items: NavItem[] }[] = [
 
 export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const pathname = usePathname();
-  const { can, isOrganization } = useConsoleSession();
+  const { can, isOrganization, session } = useConsoleSession();
   return (
     <nav aria-label="Console" className="space-y-6">
-      {groups.map((group) => {
+      {(session.operator ? [...groups, operatorGroup] : groups).map((group) => {
         const items = group.items.filter((i) => (!i.permission || can(i.permission)) && (!i.organizationOnly || isOrganization));
         if (items.length === 0) return null;
         return (

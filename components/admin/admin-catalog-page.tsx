@@ -1,0 +1,201 @@
+'use client';
+
+// Operators: the routing table as in force — providers with the live health of each key (this server's
+// runtime, refreshed every 10 s) and models with their endpoints — and the enable switches the admin API
+// allows (SWITCHBOARD_CONFIG entries are read-only; other sources' providers are overridden through the API).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { errorMessage } from '@/components/console/errors';
+import { formatRelative } from '@/components/console/format';
+import { PageHeader, Section } from '@/components/console/page-header';
+import { StatusBadge, type Tone } from '@/components/console/status-badge';
+import { ErrorState, LoadingBlock } from '@/components/console/states';
+import { Table, Td, Th } from '@/components/console/table';
+import { useToast } from '@/components/console/toast';
+import { useTRPC } from '@/components/console/trpc';
+import { Button } from '@/components/ui/button';
+
+const STATE_TONE: Record<string, Tone> = { healthy: 'success', half_open: 'warning', cooling: 'warning', open: 'danger' };
+
+function HealthBadge({ state }: { state: string }) {
+  return <StatusBadge tone={STATE_TONE[state] ?? 'neutral'}>{state.replace('_', ' ')}</StatusBadge>;
+}
+
+export function AdminCatalogPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const providers = useQuery(trpc.admin.providers.queryOptions());
+  const health = useQuery({ ...trpc.admin.keyHealth.queryOptions(), refetchInterval: 10_000 });
+  const models = useQuery(trpc.admin.models.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() });
+  const onToggled = (what: string) => (out: { data: { id: string; enabled?: boolean } }) => {
+    toast(`${what} ${out.data.id} ${out.data.enabled === false ? 'disabled' : 'enabled'}.`);
+    void refresh();
+  };
+  const onError = (e: unknown) => toast(errorMessage(e), 'error');
+  const setProvider = useMutation(trpc.admin.setProviderEnabled.mutationOptions({ onSuccess: onToggled('Provider'), onError }));
+  const setModel = useMutation(trpc.admin.setModelEnabled.mutationOptions({ onSuccess: onToggled('Model'), onError }));
+
+  return (
+    <div className="space-y-8">
+      <PageHeader
+        title="Catalog & providers"
+        description={
+          <>
+            The routing table in force on this server. Changes here are the admin API&apos;s (<code className="font-mono text-xs">/api/v1/admin/models</code>, <code className="font-mono text-xs">/providers</code>): every
+            instance follows within seconds.
+          </>
+        }
+      />
+
+      <Section title="Provider keys: live health" description={health.data ? `This server's view, ${formatRelative(health.data.at)}; refreshed every 10 seconds.` : undefined}>
+        {health.isPending ? (
+          <LoadingBlock label="Loading key health" />
+        ) : health.isError ? (
+          <ErrorState message={errorMessage(health.error)} onRetry={() => health.refetch()} />
+        ) : (
+          <Table label="Provider key health">
+            <thead>
+              <tr>
+                <Th>Provider</Th>
+                <Th>Key</Th>
+                <Th>State</Th>
+                <Th className="text-right">Failures</Th>
+                <Th>Until</Th>
+                <Th>Last error</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {health.data.providers.flatMap((p) =>
+                p.keys.length === 0
+                  ? [
+                      <tr key={p.id}>
+                        <Td className="font-mono text-xs">{p.id}</Td>
+                        <Td colSpan={5} className="text-muted">
+                          {p.configured === false ? `Not configured${p.missing ? `: ${p.missing}` : ''}` : 'No key needed'}
+                        </Td>
+                      </tr>,
+                    ]
+                  : p.keys.map((k) => (
+                      <tr key={`${p.id}/${k.id}`}>
+                        <Td className="font-mono text-xs">{p.id}</Td>
+                        <Td className="font-mono text-xs">{k.id}</Td>
+                        <Td>
+                          <HealthBadge state={k.state} />
+                        </Td>
+                        <Td className="text-right tabular-nums">{k.consecutive_failures ?? '—'}</Td>
+                        <Td className="text-muted">{k.seconds_left !== null ? `${k.seconds_left} s` : '—'}</Td>
+                        <Td className="max-w-xs truncate text-muted">{k.last_error ?? '—'}</Td>
+                      </tr>
+                    )),
+              )}
+            </tbody>
+          </Table>
+        )}
+      </Section>
+
+      <Section title="Providers">
+        {providers.isPending ? (
+          <LoadingBlock label="Loading providers" />
+        ) : providers.isError ? (
+          <ErrorState message={errorMessage(providers.error)} onRetry={() => providers.refetch()} />
+        ) : (
+          <Table label="Providers">
+            <thead>
+              <tr>
+                <Th>Provider</Th>
+                <Th>Type</Th>
+                <Th>Source</Th>
+                <Th>Status</Th>
+                <Th>Keys</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {providers.data.data.map((p) => (
+                <tr key={p.id}>
+                  <Td>
+                    <span className="font-mono text-xs">{p.id}</span>
+                    <div className="text-xs text-muted">{p.name}</div>
+                  </Td>
+                  <Td className="text-muted">{p.type}</Td>
+                  <Td className="text-muted">{p.source.replace('_', ' ')}</Td>
+                  <Td>
+                    {!p.enabled ? <StatusBadge>disabled</StatusBadge> : !p.configured ? <StatusBadge tone="warning">not configured</StatusBadge> : <StatusBadge tone="success">enabled</StatusBadge>}
+                  </Td>
+                  <Td>
+                    <span className="inline-flex flex-wrap gap-1">
+                      {Object.entries(p.health).map(([key, state]) => (
+                        <span key={key} className="inline-flex items-center gap-1 text-xs">
+                          <span className="font-mono">{key}</span> <HealthBadge state={state} />
+                        </span>
+                      ))}
+                      {Object.keys(p.health).length === 0 ? <span className="text-muted">—</span> : null}
+                    </span>
+                  </Td>
+                  <Td className="text-right">
+                    {p.source === 'admin' ? (
+                      <Button size="sm" variant="secondary" disabled={setProvider.isPending} onClick={() => setProvider.mutate({ id: p.id, enabled: !p.enabled })}>
+                        {p.enabled ? 'Disable' : 'Enable'}
+                        <span className="sr-only"> provider {p.id}</span>
+                      </Button>
+                    ) : (
+                      <span className="text-xs text-muted">{p.read_only ? 'config file' : 'via API'}</span>
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Section>
+
+      <Section title="Models" description={models.data?.warnings.length ? `${models.data.warnings.length} routing warning(s): ${models.data.warnings.join('; ')}` : undefined}>
+        {models.isPending ? (
+          <LoadingBlock label="Loading models" />
+        ) : models.isError ? (
+          <ErrorState message={errorMessage(models.error)} onRetry={() => models.refetch()} />
+        ) : (
+          <Table label="Models">
+            <thead>
+              <tr>
+                <Th>Model</Th>
+                <Th>Endpoints</Th>
+                <Th>Source</Th>
+                <Th>Status</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {models.data.data.map((m) => (
+                <tr key={m.id}>
+                  <Td>
+                    <span className="font-mono text-xs">{m.id}</span>
+                    <div className="text-xs text-muted">{m.name}</div>
+                  </Td>
+                  <Td className="text-xs text-muted">{m.endpoints.map((e) => `${e.provider} (${e.upstream_model})`).join(', ') || '—'}</Td>
+                  <Td className="text-muted">{m.source.replace('_', ' ')}</Td>
+                  <Td>{!m.active ? <StatusBadge tone="warning">inactive</StatusBadge> : m.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge>disabled</StatusBadge>}</Td>
+                  <Td className="text-right">
+                    {m.read_only ? (
+                      <span className="text-xs text-muted">config file</span>
+                    ) : (
+                      <Button size="sm" variant="secondary" disabled={setModel.isPending} onClick={() => setModel.mutate({ id: m.id, enabled: !m.enabled })}>
+                        {m.enabled ? 'Disable' : 'Enable'}
+                        <span className="sr-only"> model {m.id}</span>
+                      </Button>
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Section>
+    </div>
+  );
+}
