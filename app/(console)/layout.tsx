@@ -3,6 +3,7 @@
 // through tRPC (components/providers.tsx), whose procedures check the session again.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
+import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { requireUser } from '@/app/(auth)/require-user';
 import { ConsoleShell } from '@/components/console/console-shell';
@@ -23,6 +24,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const here = safeCallbackUrl((await headers()).get(CONSOLE_PATH_HEADER), '/overview');
   const user = await requireUser(here);
   const session = await getConsoleSession({ userId: user.id });
+  // The operators' pages are a 404 for everyone else. Checked here, above the loading boundary, so the
+  // response status is 404 (admin/layout.tsx checks again, whatever the path header says).
+  if ((here === '/admin' || here.startsWith('/admin/') || here.startsWith('/admin?')) && !session.operator) notFound();
   return (
     <Providers>
       <ConsoleShell initialSession={session}>{children}</ConsoleShell>
