@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setOperator } from '@/server/auth/operator';
 import { db } from '@/server/db';
 import { openApiDocument } from '@/server/http/openapi/document';
+import { processRuntime } from '@/server/runtime/process-runtime';
 import { appRouter, createCaller } from '@/server/trpc/root';
 import { jsonClient, testUser, type TestUser } from '@/test/accounts';
 import { startApiServer, type ApiServer } from '@/test/api-server';
@@ -40,6 +41,9 @@ function documentedAdminOperations(): { method: string; path: string; template: 
     .filter(([p]) => p.startsWith('/admin/') || p === '/admin')
     .flatMap(([template, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), template, path: template.replace(/\{[^}]+\}/g, 'some-id') })));
 }
+
+// The operator's GETs of the routing routes start this process's runtime.
+afterAll(() => processRuntime().close());
 
 describeEachDatabase('admin authorization', () => {
   let api: ApiServer;
