@@ -40,7 +40,7 @@ function toInput(f: Filters, cursor: string | undefined) {
 function summary(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = JSON.stringify(value);
-  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+  return text.length > 300 ? `${text.slice(0, 297)}…` : text;
 }
 
 export function AdminAuditLogPage() {
@@ -118,7 +118,7 @@ export function AdminAuditLogPage() {
                       {e.target.id ? <div className="font-mono text-muted">{e.target.id}</div> : null}
                     </Td>
                     <Td className="max-w-sm text-xs text-muted">
-                      <span className="line-clamp-2 break-all font-mono">{summary(e.after ?? e.before)}</span>
+                      <span className="line-clamp-3 break-all font-mono">{summary(e.after ?? e.before)}</span>
                     </Td>
                   </tr>
                 ))}

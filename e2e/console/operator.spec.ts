@@ -9,7 +9,7 @@ import { cli, expect, test } from './fixtures';
 
 test.use({ credit: 0 });
 
-test('an operator adjusts credit, suspends and restores a user, and reads usage, health and the audit log; others are refused', async ({ page, user, browser, request, apiBaseURL }) => {
+test('an operator adjusts credit, suspends and restores a user, and reads usage, health and the audit log; others are refused', async ({ page, user, browser, request, apiBaseURL, origin }) => {
   test.setTimeout(240_000);
   cli('user:admin', '--email', user.email);
 
@@ -40,7 +40,7 @@ test('an operator adjusts credit, suspends and restores a user, and reads usage,
   // Credit adjustment: reviewed, confirmed, then in the balance and the ledger.
   await row.getByRole('link', { name: target.email }).click();
   await expect(page.getByRole('heading', { level: 1, name: target.email })).toBeVisible();
-  const personal = page.getByRole('region', { name: 'Personal account' });
+  const personal = page.getByRole('region', { name: 'Personal account', exact: true });
   await expect(personal.getByText('$3.00').first()).toBeVisible();
   await personal.getByRole('button', { name: 'Adjust credit' }).click();
   const adjust = page.getByRole('dialog', { name: 'Adjust credit' });
@@ -55,7 +55,9 @@ test('an operator adjusts credit, suspends and restores a user, and reads usage,
   await adjust.getByRole('button', { name: 'Confirm credit' }).click();
   await expect(page.getByText('Credited $2.50. Balance now')).toBeVisible();
   const ledger = personal.getByRole('region', { name: 'Ledger entries of the personal account' });
-  await expect(ledger.getByRole('row', { name: /adjustment/ })).toContainText('Refund of failed requests (e2e)');
+  const entry = ledger.getByRole('row').filter({ hasText: 'Refund of failed requests (e2e)' });
+  await expect(entry).toContainText('adjustment');
+  await expect(entry).toContainText('$2.50');
   await expect(personal.getByRole('definition').filter({ hasText: /^\$5\.50$/ }).first()).toBeVisible();
   await expectAccessible(page);
   await captureJourney(page, 'admin-user');
@@ -106,7 +108,7 @@ test('an operator adjusts credit, suspends and restores a user, and reads usage,
   await captureJourney(page, 'admin-audit-log');
 
   // A non-operator: no Operator group, a 404 page at /admin URLs, 403 from the admin API and tRPC.
-  const context = await browser.newContext();
+  const context = await browser.newContext({ baseURL: origin });
   const other = await context.newPage();
   await signInThroughUi(other, target, '/overview');
   const otherNav = other.getByRole('navigation', { name: 'Console' });
