@@ -5,6 +5,7 @@
 // Without an endpoint there is no tracer and no `traceparent` goes upstream.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/server/env';
 import type { RoutingFileInput } from '@/server/routing/config-schema';
@@ -184,10 +185,14 @@ describe('traces off', () => {
     expect(() => parseEnv({ OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
   });
 
-  it('a runtime without tracing options has no tracer', async () => {
+  it('a runtime without tracing options has no tracer, and none is ever registered globally', async () => {
     const rt = createRuntime({ routing: { database: false } });
     expect(rt.tracing).toBeNull();
     await rt.close();
+    // This file's traced runtimes ran before: OpenTelemetry's global API still hands out no-op spans.
+    const span = trace.getTracer('probe').startSpan('probe');
+    expect(span.isRecording()).toBe(false);
+    expect(isSpanContextValid(span.spanContext())).toBe(false);
   });
 });
 
