@@ -14,6 +14,8 @@
 //      server's RSS at rest ("after the bench")
 //   5. fresh server: restarted, and 10 s after its start the same 200 streams (Switchboard only): added TTFT
 //   6. memory: server RSS at rest vs peak with 1,000 concurrent open streams, per stream (restarted again)
+//   7. observability: CPU per chat request with metrics + request logs on vs off, 500 req/s non-streaming, a fresh
+//      server per leg, ABBA (scripts/bench/observability.mjs; issue 17's ≤ 5 %)
 // and prints a markdown table per database with PASS/FAIL against the targets below. Everything (JSON,
 // tables, server logs) goes to bench/results/<timestamp>/. Loopback only; every phase is bounded.
 //
@@ -23,7 +25,8 @@
 //      a fresh database is created and dropped), BENCH_SATURATION=wrk|sweep (default: wrk when installed),
 //      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave the database — PostgreSQL's backends, PGlite's thread — to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
 //      *.cpuprofile, into the results folder; summarise one with `node scripts/cpuprofile-top.mjs FILE`),
-//      BENCH_NODE_ARGS="--trace-gc …" (extra node flags for the server, for experiments).
+//      BENCH_NODE_ARGS="--trace-gc …" (extra node flags for the server, for experiments),
+//      BENCH_OBSERVABILITY=off (every phase but 7 with metrics and request logs off: LOG_LEVEL=silent, METRICS_ENABLED=0).
 // CPU pinning (2+ cores, taskset available): the server on CPU 1; mock, load driver, wrk and the bench database's
 // PostgreSQL backends (or embedded PGlite's thread) on CPU 0. Process handling is in scripts/bench/processes.mjs,
 // databases in scripts/bench/databases.mjs, the load tools in scripts/bench/load-tools.mjs, the report in scripts/bench/report.mjs.
@@ -36,6 +39,7 @@ import { busyOthers, cleanUpOnSignals, cleanupAll, freePort, PIN, PIN_PG, pinDbT
 import { ADMIN_URL, createDatabase, dbEnv, dropDatabase, mintKey, redact } from './bench/databases.mjs';
 import { errCount, load, nonStreamResult, sweep, wrk } from './bench/load-tools.mjs';
 import { f, table } from './bench/report.mjs';
+import { OBSERVABILITY_OFF_ENV, observabilityCost, observabilityMode } from './bench/observability.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -45,7 +49,7 @@ process.chdir(ROOT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const WHICH = (process.env.BENCH_DB ?? 'both').toLowerCase();
 if (!['postgres', 'pglite', 'both'].includes(WHICH)) fail(`BENCH_DB must be postgres, pglite or both (got "${WHICH}")`);
-const ALL_PHASES = ['nonstream', 'routing', 'onecore', 'saturation', 'stream', 'fresh', 'memory'];
+const ALL_PHASES = ['nonstream', 'routing', 'onecore', 'saturation', 'stream', 'fresh', 'memory', 'observability'];
 const PHASES = new Set((process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
 for (const p of PHASES) if (!ALL_PHASES.includes(p)) fail(`BENCH_PHASES: unknown phase "${p}" (known: ${ALL_PHASES.join(', ')})`);
 const HAS_WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
@@ -53,6 +57,12 @@ const SATURATION = process.env.BENCH_SATURATION ?? (HAS_WRK ? 'wrk' : 'sweep');
 if (SATURATION === 'wrk' && !HAS_WRK) fail('BENCH_SATURATION=wrk but wrk is not installed (apt-get install -y wrk)');
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const EXTRA_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+let OBSERVABILITY;
+try {
+  OBSERVABILITY = observabilityMode();
+} catch (err) {
+  fail(err.message);
+}
 
 const C = QUICK
   ? { rates: [200, 500, 1000], nsDur: 3, nsWarm: 1, rounds: 1, wrkSecs: 4, sweepSecs: 3, streamDur: 5, streamWarm: 1, streamRounds: 1, memDur: 8 }
@@ -70,6 +80,7 @@ const TARGETS = {
   p50At500: 1.5, p99At500: 10, saturation: 2000, ttftP50: 2, memKBPerStream: 150, pgliteShare: 0.4,
   pgP99At500: 5, pgP99At1000: 10, pgliteOneCoreP99At500: 10, freshTtftP50: 2, pgliteRssMB: 350,
   routeChoiceUs: 50, // issue 13
+  observabilityPct: 5, // issue 17: metrics + request logs, CPU per chat request
 };
 
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
@@ -156,6 +167,7 @@ async function benchDatabase(kind) {
     SKIP_DEMO: '1',
     SWITCHBOARD_CONFIG: writeRoutingConfig(),
     NODE_ENV: 'production',
+    ...(OBSERVABILITY === 'off' ? OBSERVABILITY_OFF_ENV : {}),
   };
   const server = { port, child: null, db, startedAt: 0, dbThreadId: 0 };
   let starts = 0;
@@ -303,6 +315,27 @@ async function benchDatabase(kind) {
       };
       console.log(`  memory: RSS ${(before / 1024).toFixed(0)} MB at rest -> peak ${(peak / 1024).toFixed(0)} MB with ${s.maxInflight} streams open: ${result.memory.kbPerStream.toFixed(0)} KB per stream`);
     }
+
+    // 7. metrics + request logs on vs off: CPU per chat request (a fresh server per leg, its env switched)
+    if (PHASES.has('observability')) {
+      await startMock(MOCK_NONSTREAM, 'nonstream');
+      result.observability = await observabilityCost({
+        out: OUT,
+        kind,
+        env,
+        restart: async () => {
+          await stopProcess(server.child);
+          await startServer();
+        },
+        target: sb,
+        watch: W,
+        rate: 500,
+        duration: C.nsDur,
+        warmup: C.nsWarm,
+        quick: QUICK,
+      });
+      alive();
+    }
   } catch (err) {
     result.error = err.message;
     // A shared machine: someone else's clean-up (pkill -f …) may stop our server. Say so, and let main retry.
@@ -362,7 +395,7 @@ async function main() {
   const md = [
     `## npm run bench — ${new Date().toISOString()}`,
     '',
-    `${QUICK ? 'Quick run (BENCH_QUICK=1: short phases, 1 round)' : `Full run (${C.rounds} ABBA rounds × ${C.nsDur} s per non-streaming phase)`}. Machine: ${machine}. ` +
+    `${OBSERVABILITY === 'off' ? 'Metrics and request logs OFF (BENCH_OBSERVABILITY=off) in every phase but the observability one. ' : ''}${QUICK ? 'Quick run (BENCH_QUICK=1: short phases, 1 round)' : `Full run (${C.rounds} ABBA rounds × ${C.nsDur} s per non-streaming phase)`}. Machine: ${machine}. ` +
       `CPU pinning: ${PIN ? `Switchboard on CPU 1; mock upstream, load driver, wrk${PIN_PG ? " and the database (the bench database's PostgreSQL backends, the embedded database's thread)" : ''} on CPU 0${PIN_PG ? '' : ' (the database unpinned)'}` : 'none'}. ` +
       `Before the run, other processes used ${f(idleBefore, 0)} % of one core (load average ${loadAvg})${idleBefore > 25 ? ' (a busy machine: latency figures are inflated)' : ''}. ` +
       'Mock upstream answers at once for non-streaming; streams: TTFT 50 ms, 50 chunks 20 ms apart. "added" = through Switchboard minus direct.' +

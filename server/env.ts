@@ -141,6 +141,24 @@ export const envSchema = z
     LOG_FORMAT: z.enum(['json', 'pretty'], 'LOG_FORMAT must be json or pretty').optional(),
     /** GET /metrics wants `Authorization: Bearer <this>` when set; open to anyone who reaches the port otherwise. */
     METRICS_TOKEN: optionalNonEmpty,
+    /** Off (0/false/no): no Prometheus metrics are recorded and GET /metrics answers 404 (the bench measures what they cost this way). */
+    METRICS_ENABLED: boolDefaultOn,
+
+    // Traces (server/observability/tracing.ts), with OpenTelemetry's standard names. Off unless an endpoint is set.
+    /** The OTLP/HTTP collector's base URL; spans go to <this>/v1/traces. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: url('OTEL_EXPORTER_OTLP_ENDPOINT').optional(),
+    /** The full URL spans are posted to (wins over OTEL_EXPORTER_OTLP_ENDPOINT). */
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT').optional(),
+    OTEL_SERVICE_NAME: optionalNonEmpty.transform((v) => v ?? 'switchboard'),
+    /** true: no traces even with an endpoint set. */
+    OTEL_SDK_DISABLED: bool,
+    OTEL_TRACES_SAMPLER: z
+      .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'], 'OTEL_TRACES_SAMPLER must be always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio')
+      .default('parentbased_always_on'),
+    /** The ratio of the *traceidratio samplers, 0–1 (default 1). */
+    OTEL_TRACES_SAMPLER_ARG: optionalNonEmpty
+      .transform((v) => (v === undefined ? undefined : Number(v)))
+      .refine((v) => v === undefined || (v >= 0 && v <= 1), 'OTEL_TRACES_SAMPLER_ARG must be a number between 0 and 1'),
   })
   .superRefine((v, ctx) => {
     const oidc = [v.OIDC_ISSUER, v.OIDC_CLIENT_ID, v.OIDC_CLIENT_SECRET].filter((x) => x !== undefined).length;

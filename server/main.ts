@@ -26,6 +26,7 @@ import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { processLogger } from '@/server/observability/logger';
 import { handleMetricsRequest, METRICS_PATH } from '@/server/observability/metrics-route';
 import { annotateRequest, logRequest } from '@/server/observability/request-log';
+import { traceRequest } from '@/server/observability/request-trace';
 
 
 async function main() {
@@ -59,6 +60,8 @@ async function main() {
   const handleNext = app.getRequestHandler();
   let cliToken = '';
   const logger = processLogger();
+  // Null unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then every request gets a server span (observability/tracing.ts).
+  const tracing = runtime.tracing;
 
   // requestTimeout: a request whose headers and body have not all arrived in time gets 408 and is closed
   // (Node checks every connectionsCheckingInterval); it does not limit the response, so streams run on.
@@ -67,10 +70,12 @@ async function main() {
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
     logRequest(logger, req, res);
+    const trace = tracing ? traceRequest(tracing, req, res) : undefined;
     // Per process: with several processes on a host, each serves its own.
     if (pathname === METRICS_PATH) return void handleMetricsRequest(runtime, req, res, e.METRICS_TOKEN);
     const fastPath = fastPathHandlerFor(pathname);
     if (fastPath) {
+      trace?.route(pathname, req.method ?? 'POST');
       if (req.method === 'POST') return void fastPath(runtime, req, res);
       if (req.method !== 'OPTIONS') {
         return sendNodeError(res, new AppError('method_not_allowed', `Use POST for ${pathname}`, {}, { allow: 'POST' }), newRequestId());

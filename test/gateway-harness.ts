@@ -8,6 +8,7 @@ import { env, resetEnvCache } from '@/server/env';
 import type { Logger } from '@/server/observability/logger';
 import { handleMetricsRequest, METRICS_PATH } from '@/server/observability/metrics-route';
 import { logRequest } from '@/server/observability/request-log';
+import { traceRequest } from '@/server/observability/request-trace';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { handleChatNode } from '@/server/gateway/node-handler';
 import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
@@ -55,6 +56,8 @@ export async function startGatewayHarness(options: RuntimeOptions = {}, serving:
   };
   const server = http.createServer((req, res) => {
     if (serving.logger) logRequest(serving.logger, req, res);
+    // As server/main.ts does: a server span per request when the runtime traces (RuntimeOptions.tracing).
+    if (h.runtime.tracing) traceRequest(h.runtime.tracing, req, res).route(new URL(req.url ?? '/', 'http://x').pathname, req.method ?? 'POST');
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     if (pathname === METRICS_PATH) return void handleMetricsRequest(h.runtime, req, res, env().METRICS_TOKEN);
     // The production server's fast-path routes; any other path is treated as chat completions.

@@ -33,6 +33,10 @@ function targets(r, pgSat, { TARGETS: T, MEM_STREAMS, FRESH_AFTER_S }) {
   if (r.stream && pg) out.push(['3', `stream ×200 (warm server), added TTFT p50`, `${pm(r.stream.addedTtftP50)} ms`, `≤ ${T.ttftP50} ms`, !r.stream.switchboard.errors && r.stream.addedTtftP50 <= T.ttftP50]);
   if (r.fresh && pg) out.push(['12', `stream ×200 on a server started ${FRESH_AFTER_S} s earlier, added TTFT p50`, `${pm(r.fresh.addedTtftP50)} ms`, `≤ ${T.freshTtftP50} ms`, !r.fresh.errors && r.fresh.addedTtftP50 <= T.freshTtftP50]);
   if (!pg && Number.isFinite(r.rssAfterMB) && (r.nonstream || r.saturation || r.stream)) out.push(['12', 'RSS at rest after the load phases', `${f(r.rssAfterMB, 0)} MB`, `≤ ${T.pgliteRssMB} MB`, r.rssAfterMB <= T.pgliteRssMB]);
+  if (r.observability) {
+    const o = r.observability;
+    out.push(['17', `metrics + request logs: CPU per chat request, on vs off (${o.rate} req/s)`, `${pm(o.overheadPct, 1)} % (${f(o.onUsPerReq, 0)} vs ${f(o.offUsPerReq, 0)} µs)`, `≤ ${T.observabilityPct} %`, !o.errors && o.overheadPct <= T.observabilityPct]);
+  }
   if (r.memory) {
     const m = r.memory;
     out.push(['3', 'memory per open stream', `${f(m.kbPerStream, 0)} KB`, `≤ ${T.memKBPerStream} KB`, m.kbPerStream <= T.memKBPerStream && m.maxInFlight >= MEM_STREAMS * 0.95 && !m.errors]);
@@ -76,6 +80,11 @@ export function table(r, pgSat, opts) {
     lines.push(`| stream ×${STREAMS}: TTFT p50 ms | ${f(x.direct.ttftP50)} | ${f(x.switchboard.ttftP50)}${x.switchboard.errors ? `, ${x.switchboard.errors} errors` : ''} | ${pm(x.addedTtftP50)} |`);
     lines.push(`| stream ×${STREAMS}: TTFT p99 ms | ${f(x.direct.ttftP99)} | ${f(x.switchboard.ttftP99)} | ${pm(x.addedTtftP99)} |`);
     lines.push(`| stream ×${STREAMS}: per-chunk pass-through p50 / p99 ms | ${f(x.direct.passP50, 3)} / ${f(x.direct.passP99, 3)} | ${f(x.switchboard.passP50, 3)} / ${f(x.switchboard.passP99, 3)} | ${pm(x.addedPassP50, 3)} / ${pm(x.addedPassP99, 3)} |`);
+  }
+  if (r.observability) {
+    const o = r.observability;
+    const legs = o.legs.map((l) => `${l.mode} ${f(l.cpuUsPerReq, 0)}`).join(', ');
+    lines.push(`| Switchboard CPU per request, metrics + request logs on / off (legs: ${legs}), µs | | ${f(o.onUsPerReq, 0)} / ${f(o.offUsPerReq, 0)}${o.errors ? `, ${o.errors} errors` : ''}${o.noisy > 25 ? ' (noisy machine)' : ''} | ${pm(o.overheadPct, 1)} % |`);
   }
   if (Number.isFinite(r.rssAfterMB)) lines.push(`| server RSS at rest after the load phases, MB | | ${f(r.rssAfterMB, 0)} | |`);
   if (r.fresh) {

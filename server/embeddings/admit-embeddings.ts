@@ -55,7 +55,7 @@ export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticat
   const primary = plan.candidates[0]!;
   const keys = keyOrder(primary, rt.health, affinity);
   const first = prepareEmbeddingsAttempt(primary, keys[0], req);
-  const route: RouteTargets = { candidates: plan.candidates, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined };
+  const route: RouteTargets = { candidates: plan.candidates, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined, trace: t.trace };
 
   const tokens = worstCaseEmbeddingTokens(req);
   const candidates = plan.candidates.map((c) => {

@@ -253,7 +253,7 @@ async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, author
   const primary = candidates[0]!;
   const keys = keyOrder(primary, rt.health, affinity);
   const first = prepareAttempt(primary, keys[0], req);
-  return { req, model, route: { candidates, req, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined } };
+  return { req, model, route: { candidates, req, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined, trace: t.trace } };
 }
 
 /** The request body as a JSON object: 415 for another content type, 413 over the limit, 400 for anything but an object. */

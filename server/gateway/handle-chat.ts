@@ -45,6 +45,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
     committed = true;
     const input = settle(rt, a, o, requestId, started, o.status === 'ABORTED' ? CLIENT_CLOSED : replyStatus);
     t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
+    t.trace?.generation({ startedAt: started, ttftMs: o.ttftMs ?? null, attempts: o.attempts, promptTokens: o.usage.promptTokens, completionTokens: o.usage.completionTokens });
   };
   let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: 0 };
   try {

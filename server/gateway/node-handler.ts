@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readNodeBody } from '@/server/http/read-body';
 import { annotateRequest } from '@/server/observability/request-log';
+import { requestTraceOf } from '@/server/observability/request-trace';
 import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
 import type { ChatTransport } from './transport';
@@ -17,6 +18,7 @@ export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerRes
 /** node:http as a ChatTransport, for every gateway use case served on the fast path (chat, embeddings). */
 export function nodeTransport(req: IncomingMessage, res: ServerResponse): ChatTransport {
   const controller = new AbortController();
+  const trace = requestTraceOf(res);
   // 'close' on the response fires when the socket goes away before we ended: the client disconnected.
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
@@ -53,7 +55,13 @@ export function nodeTransport(req: IncomingMessage, res: ServerResponse): ChatTr
     end() {
       if (!res.writableEnded) res.end();
     },
-    annotate: (fields) => annotateRequest(res, fields),
+    annotate: trace
+      ? (fields) => {
+          annotateRequest(res, fields);
+          trace.annotate(fields);
+        }
+      : (fields) => annotateRequest(res, fields),
+    trace,
   };
   return transport;
 }

@@ -17,6 +17,7 @@ import { refuseUnsupportedChoices } from './choices';
 import { headerRecord, networkError, RETRY, sleep, UpstreamHttpError } from './upstream-errors';
 import type { UpstreamPools, UpstreamResponse } from './upstream-client';
 import type { GatewayMetrics } from '@/server/observability/metrics';
+import type { RequestTrace } from '@/server/observability/request-trace';
 
 /** At most this many upstream requests per client request, and no new one after FAILOVER_WINDOW_MS. */
 export const FAILOVER = { maxAttempts: 6, windowMs: 30_000 };
@@ -53,6 +54,8 @@ export interface RouteTargets {
   first?: PreparedAttempt;
   /** The primary endpoint's keys in the order chosen during admission (`first.key` leads): tried first as they are. */
   firstKeys?: RoutingKey[];
+  /** The request's server span when tracing is on: each attempt gets a child span, whose `traceparent` the upstream receives. */
+  trace?: RequestTrace;
 }
 
 /** A chat route: the targets and the request every attempt converts. */
@@ -162,15 +165,19 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
         }
         const record: AttemptRecord = { provider: provider.id, key: key?.id ?? null, model: candidate.model.id, status: null };
         attempts.push(record);
+        const span = route.trace?.attempt({ provider: provider.id, key: record.key, model: record.model, url: prepared.request!.url });
         let res: UpstreamResponse;
         try {
           const request = provider.adapter.authorize ? await provider.adapter.authorize(prepared.request!, prepared.ctx, signal) : prepared.request!;
-          res = await deps.upstream.send(request, signal, provider.timeoutMs);
+          // The one place upstream requests get their `traceparent`: after signing (it is not a signed header).
+          res = await deps.upstream.send(span ? span.inject(request) : request, signal, provider.timeoutMs);
         } catch (err) {
           if (signal.aborted) {
             if (key && !key.byok) deps.health.released(key.ref);
+            span?.end(null, 'aborted');
             throw err;
           }
+          span?.end(null, 'network');
           lastError = networkError(err, provider.id);
           deps.metrics?.upstreamError(provider.id, 'network');
           failed(key, lastError.message);
@@ -178,6 +185,8 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
           continue candidates;
         }
         record.status = res.statusCode;
+        // The serving attempt's span stays open until the request's ends (its answer is relayed meanwhile).
+        span?.span.setAttribute('http.response.status_code', res.statusCode);
         if (res.statusCode >= 200 && res.statusCode < 300) {
           if (key && !key.byok) deps.health.succeeded(key.ref);
           return { ...prepared, response: res, attempts };
@@ -186,6 +195,7 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
         const text = await res.body.text().catch(() => '');
         const failure = provider.adapter.convertError(res.statusCode, text, headerRecord(res.headers));
         const error = new UpstreamHttpError(failure, res.statusCode, provider.id);
+        span?.end(res.statusCode, failure.kind);
         lastError = error;
         switch (failure.kind) {
           case 'rate_limited':

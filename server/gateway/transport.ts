@@ -1,6 +1,7 @@
 // The chat handler is written once against this small interface; node-handler.ts adapts node:http (the
 // production fast path) and route-handler.ts adapts WHATWG Request/Response (Next route handler).
 import type { RequestLogFields } from '@/server/observability/request-log';
+import type { RequestTrace } from '@/server/observability/request-trace';
 
 export interface ChatTransport {
   header(name: string): string | undefined;
@@ -15,4 +16,6 @@ export interface ChatTransport {
   end(): void;
   /** Adds ids and names to the request's log line (observability/request-log.ts); absent where nothing logs per request. */
   annotate?(fields: RequestLogFields): void;
+  /** The request's server span (observability/request-trace.ts); absent when tracing is off or nothing traces this transport. */
+  readonly trace?: RequestTrace;
 }

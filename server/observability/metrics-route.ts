@@ -16,6 +16,7 @@ export async function handleMetricsRequest(rt: Runtime, req: IncomingMessage, re
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return sendNodeError(res, new AppError('method_not_allowed', `Use GET for ${METRICS_PATH}`, {}, { allow: 'GET, HEAD' }), requestId);
   }
+  if (!rt.metrics.enabled) return sendNodeError(res, new AppError('not_found', 'Metrics are off on this server (METRICS_ENABLED=0)'), requestId);
   if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
     return sendNodeError(res, new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', {}, { 'www-authenticate': 'Bearer' }), requestId);
   }

@@ -120,4 +120,18 @@ describeEachDatabase('GET /metrics', () => {
     expect(await ok.text()).toContain('# TYPE switchboard_requests_total counter');
     expect((await fetch(`${h.origin}/metrics`, { method: 'POST', headers: { authorization: 'Bearer metrics-token-for-tests' } })).status).toBe(405);
   });
+
+  it('records nothing and answers 404 with metrics off (METRICS_ENABLED=0)', async () => {
+    const rt = await h.renewRuntime({ metrics: false });
+    expect(rt.metrics.enabled).toBe(false);
+    const res = await chat({ model: 'switchboard/echo', messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await rt.settlements.drain();
+    expect((await rt.metrics.registry.metrics()).trim()).toBe('');
+    const scraped = await fetch(`${h.origin}/metrics`);
+    expect(scraped.status).toBe(404);
+    expect((await scraped.json()).error.metadata.error_type).toBe('not_found');
+    await h.renewRuntime({ processMetrics: true });
+  });
 });

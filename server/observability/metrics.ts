@@ -41,6 +41,8 @@ export interface MetricsSources {
 
 export interface GatewayMetrics {
   readonly registry: Registry;
+  /** False for disabledMetrics(): GET /metrics answers 404. */
+  readonly enabled: boolean;
   generation(sample: GenerationSample): void;
   /** A request refused before it had a route (authentication, validation, limits, credit). */
   refused(status: number): void;
@@ -119,6 +121,7 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
 
   return {
     registry,
+    enabled: true,
     generation(s) {
       const c = childrenFor(s.model, s.provider);
       countRequest(c, s.model, s.provider, s.status);
@@ -138,4 +141,9 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
       upstreamErrors.inc({ provider, code });
     },
   };
+}
+
+/** METRICS_ENABLED=0: records nothing (an empty registry, never served). */
+export function disabledMetrics(): GatewayMetrics {
+  return { registry: new Registry(), enabled: false, generation() {}, refused() {}, upstreamError() {} };
 }

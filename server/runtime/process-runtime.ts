@@ -5,6 +5,7 @@
 // so what crosses between the copies must not depend on class identity (errors are recognized by
 // isAppError, which checks the name and code, not instanceof).
 import { env } from '@/server/env';
+import { tracingOptionsFromEnv } from '@/server/observability/tracing';
 import { createRuntime, type Runtime } from './runtime';
 
 const GLOBAL_KEY = Symbol.for('switchboard.runtime');
@@ -15,5 +16,13 @@ export function processRuntime(): Runtime {
   const g = globalThis as GlobalWithRuntime;
   if (g[GLOBAL_KEY]) return g[GLOBAL_KEY];
   const e = env();
-  return (g[GLOBAL_KEY] = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS, rateLimitRpm: e.RATE_LIMIT_RPM, byokFeeBps: Math.round(e.BYOK_FEE_PERCENT * 100), processMetrics: true }));
+  return (g[GLOBAL_KEY] = createRuntime({
+    settlementJournalDir: e.settlementJournalDir,
+    reservationLeaseMs: e.RESERVATION_LEASE_MS,
+    rateLimitRpm: e.RATE_LIMIT_RPM,
+    byokFeeBps: Math.round(e.BYOK_FEE_PERCENT * 100),
+    processMetrics: true,
+    metrics: e.METRICS_ENABLED,
+    tracing: tracingOptionsFromEnv(e),
+  }));
 }

@@ -14,7 +14,8 @@ import { RoutingState, type RoutingStateOptions } from '@/server/routing/routing
 import { WarmKeys } from '@/server/gateway/early-dispatch';
 import { RateLimiter } from '@/server/gateway/rate-limit';
 import { UpstreamPools } from '@/server/gateway/upstream-client';
-import { createMetrics, type GatewayMetrics, type KeyHealthSample } from '@/server/observability/metrics';
+import { createMetrics, disabledMetrics, type GatewayMetrics, type KeyHealthSample } from '@/server/observability/metrics';
+import { createTracing, type Tracing, type TracingOptions } from '@/server/observability/tracing';
 
 export interface Runtime {
   /** Settlements written in batches after the responses (ledger/settlement-queue.ts). */
@@ -45,6 +46,11 @@ export interface Runtime {
   readonly upstream: UpstreamPools;
   /** This process's Prometheus metrics, served at GET /metrics (observability/metrics.ts). */
   readonly metrics: GatewayMetrics;
+  /**
+   * OpenTelemetry traces (observability/tracing.ts): null when no OTLP endpoint is configured, and then the
+   * request path creates no span at all. One provider per runtime, so one per process.
+   */
+  readonly tracing: Tracing | null;
   /** What a request served with the account's own provider key costs, in basis points of the list price (BYOK_FEE_PERCENT × 100). */
   readonly byokFeeBps: number;
   /** A stream that has written nothing for this long gets an SSE comment (proxies close idle streams). */
@@ -82,6 +88,10 @@ export interface RuntimeOptions {
   byokFeeBps?: number;
   /** prom-client's process metrics in the registry; default off (processRuntime turns them on). */
   processMetrics?: boolean;
+  /** false: nothing is recorded and GET /metrics answers 404 (METRICS_ENABLED=0); default on. */
+  metrics?: boolean;
+  /** Where spans go (processRuntime passes the OTEL_* variables); default none: tracing off. */
+  tracing?: TracingOptions | null;
 }
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -92,13 +102,18 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const leases = new ReservationLeases(options.reservationLeaseMs);
   const routing = new RoutingState({ env: env(), ...options.routing });
   const health = new KeyHealth({ redisUrl: options.redisUrl === undefined ? env().REDIS_URL : options.redisUrl, redisKeyPrefix: options.healthRedisPrefix });
-  const metrics = createMetrics({
-    keyHealth: () => keyHealthSamples(routing, health),
-    settlementQueueDepth: () => settlements.pending(),
-    processMetrics: options.processMetrics,
-  });
+  const metrics =
+    options.metrics === false
+      ? disabledMetrics()
+      : createMetrics({
+          keyHealth: () => keyHealthSamples(routing, health),
+          settlementQueueDepth: () => settlements.pending(),
+          processMetrics: options.processMetrics,
+        });
+  const tracing = options.tracing ? createTracing(options.tracing) : null;
   return {
     metrics,
+    tracing,
     settlements,
     journal,
     leases,
@@ -117,7 +132,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       leases.stop();
       journal?.close();
       routing.close();
-      await Promise.all([upstream.close(), rateLimiter.close(), health.close()]);
+      // The last spans (those of the requests that just ended) are exported before the process exits.
+      await Promise.all([upstream.close(), rateLimiter.close(), health.close(), tracing?.shutdown().catch(() => {})]);
     },
   };
 }
