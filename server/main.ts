@@ -46,7 +46,10 @@ function start(): Promise<void> | void {
     throw err;
   }
   if (cluster.isPrimary && e.WORKERS > 1) {
-    if (!e.embedded) return runClusterPrimary({ workers: e.WORKERS, graceMs: e.SHUTDOWN_GRACE_S * 1000 });
+    if (!e.embedded) {
+      if (!e.REDIS_URL) console.warn(`Switchboard: without REDIS_URL each of the ${e.WORKERS} workers counts rate limits and provider-key cooldowns on its own.`);
+      return runClusterPrimary({ workers: e.WORKERS, graceMs: e.SHUTDOWN_GRACE_S * 1000 });
+    }
     console.log(`Switchboard: WORKERS=${e.WORKERS} is ignored: the embedded database is one process (several workers need PostgreSQL, DATABASE_URL).`);
   }
   return main(e);

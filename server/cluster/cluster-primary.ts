@@ -35,6 +35,7 @@ export function runClusterPrimary(o: ClusterOptions): void {
   const log = o.log ?? ((line: string) => console.log(line));
   const aggregator = new AggregatorRegistry();
   const slots = new Map<number, Slot>();
+  /** Exit codes of the workers that stopped after SIGTERM/SIGINT. */
   const exitCodes: number[] = [];
   let listened = false;
   let stopping = false;
@@ -61,8 +62,10 @@ export function runClusterPrimary(o: ClusterOptions): void {
       for (let i = 2; i <= o.workers; i++) fork(i); // the first one migrated and seeded: the rest may start
     });
     worker.once('exit', (code, signal) => {
-      exitCodes.push(code ?? 1);
-      if (stopping) return maybeDone();
+      if (stopping) {
+        exitCodes.push(code ?? 1); // how the workers ended the shutdown decides the primary's exit code
+        return maybeDone();
+      }
       const slot = slots.get(n)!;
       const how = signal ? `signal ${signal}` : `code ${code}`;
       if (!listened) {
