@@ -27,7 +27,7 @@ defineEndpoint({
   summary: 'Readiness: may this instance take traffic? (GET /api/ready)',
   description:
     'For a load balancer’s or orchestrator’s readiness probe. 200 when the database answers, every migration this build ships is applied and the routing configuration is loaded. ' +
-    '503 `service_unavailable` otherwise, with `metadata.reason`: `database_unreachable`, `migrations_pending`, `configuration_not_loaded`, or `shutting_down` (from SIGTERM on, while streams in flight finish).',
+    '503 otherwise (`metadata.error_type` service_unavailable), with `metadata.reason`: `database_unreachable`, `migrations_pending`, `configuration_not_loaded`, or `shutting_down` (from SIGTERM on, while streams in flight finish).',
   tags,
   auth: false,
   response: z.object({

@@ -18,7 +18,13 @@ const shippedMigrations = () => (shipped ??= readMigrations(defaultMigrationsDir
 
 const CONFIGURATION_WAIT_MS = 2_000;
 
-export async function checkReadiness(): Promise<Readiness> {
+/** What readiness needs of the routing state (the process runtime's; tests pass their own). */
+export interface RoutingReadiness {
+  readonly ready: Promise<void>;
+  table(): { list: readonly unknown[] };
+}
+
+export async function checkReadiness(routing: RoutingReadiness = processRuntime().routing): Promise<Readiness> {
   if (isShuttingDown()) return { ready: false, reason: 'shutting_down', message: 'This process is shutting down (SIGTERM); requests in flight are finishing.' };
   const started = performance.now();
   let d;
@@ -33,7 +39,6 @@ export async function checkReadiness(): Promise<Readiness> {
   const latency = Math.round((performance.now() - started) * 10) / 10;
   const pending = shippedMigrations().filter((m) => !applied.has(m));
   if (pending.length) return { ready: false, reason: 'migrations_pending', message: `${pending.length} migration(s) not applied: ${pending.slice(0, 5).join(', ')}` };
-  const routing = processRuntime().routing;
   const loaded = await Promise.race([routing.ready.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CONFIGURATION_WAIT_MS).unref())]).catch(() => false);
   if (!loaded) return { ready: false, reason: 'configuration_not_loaded', message: 'The routing configuration (SWITCHBOARD_CONFIG and the operators’ entries) is not loaded yet.' };
   return { ready: true, database: { kind: d.kind, latency_ms: latency }, migrations: { applied: applied.size }, configuration: { models: routing.table().list.length } };

@@ -10,3 +10,8 @@ export function markShuttingDown(): void {
 export function isShuttingDown(): boolean {
   return (globalThis as GlobalWithFlag)[KEY] === true;
 }
+
+/** Tests: back to serving. */
+export function resetShuttingDown(): void {
+  delete (globalThis as GlobalWithFlag)[KEY];
+}

@@ -4,7 +4,7 @@ import { checkReadiness } from '@/server/readiness';
 
 export const dynamic = 'force-dynamic';
 
-// Readiness probe (server/readiness.ts): 200 {status: "ready", …}, or 503 service_unavailable with metadata.reason.
+// Readiness probe (server/readiness.ts): 200 {status: "ready", …}, or 503 (error_type service_unavailable) with metadata.reason.
 export const GET = apiRoute(
   async () => {
     const r = await checkReadiness();
