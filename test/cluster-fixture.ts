@@ -1,5 +1,5 @@
 // A stand-in for server/main.ts under WORKERS=N, for server/cluster/cluster-primary.test.ts: the primary is
-// the real one (runClusterPrimary); each worker records one generation into a gateway metrics registry
+// the real one (runClusterPrimary); each worker (after CLUSTER_FIXTURE_START_MS) records one generation into a gateway metrics registry
 // (createMetrics), shares it with the primary as main.ts does, and serves GET /metrics (the host's, through
 // the primary) and GET /pid on PORT. CLUSTER_FIXTURE_FAIL=1 makes workers die at start.
 // Run with: node --import tsx test/cluster-fixture.ts
@@ -15,10 +15,14 @@ if (cluster.isPrimary) {
   console.error('worker: cannot start');
   process.exit(1);
 } else {
+  void startWorker();
+}
+
+async function startWorker() {
+  await new Promise((r) => setTimeout(r, Number(process.env.CLUSTER_FIXTURE_START_MS ?? 0))); // a slow start (opening the database)
   const worker = process.env.SWITCHBOARD_WORKER;
   const metrics = createMetrics({ keyHealth: () => [{ provider: 'openai', key: 'main', healthy: worker !== '2' }], settlementQueueDepth: () => 3 });
   metrics.generation({ model: 'm', provider: 'p', status: 200, streamed: false, latencyMs: 10, ttftMs: null, promptTokens: 5, completionTokens: 7, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costMicros: 100n });
-  shareMetricsWithPrimary(metrics.registry);
   const server = http
     .createServer((req, res) => {
       if (req.url === '/metrics') {
@@ -28,6 +32,6 @@ if (cluster.isPrimary) {
         );
       } else res.end(String(process.pid));
     })
-    .listen(Number(process.env.PORT), '127.0.0.1');
+    .listen(Number(process.env.PORT), '127.0.0.1', () => shareMetricsWithPrimary(metrics.registry));
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }

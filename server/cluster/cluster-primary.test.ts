@@ -1,6 +1,6 @@
 // WORKERS=N's primary (cluster-primary.ts) with the host-wide /metrics (observability/cluster-metrics.ts),
 // driven through test/cluster-fixture.ts: two workers share the port; one scrape sums both workers' series
-// (gauges by their aggregator); a worker that dies is replaced; SIGTERM reaches the workers and the primary
+// (gauges by their aggregator), and a worker still starting does not hold a scrape up; a worker that dies is replaced; SIGTERM reaches the workers and the primary
 // exits 0 once they have; a worker that cannot start stops the primary with 1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
@@ -42,7 +42,7 @@ describe('WORKERS=N: the cluster primary', () => {
 
   it('serves one port with N workers, one scrape sums them all, a dead worker is replaced, SIGTERM exits 0', { timeout: 120_000 }, async () => {
     const port = await freePort();
-    const p = startPrimary({ WORKERS: '2', PORT: String(port) });
+    const p = startPrimary({ WORKERS: '2', PORT: String(port), CLUSTER_FIXTURE_START_MS: '3000' });
     children.push(p.child);
     await expect.poll(() => get(port, '/metrics').then((t) => sample(t, 'switchboard_workers'), () => undefined), { timeout: 60_000, interval: 250 }).toBe(2);
 
@@ -59,6 +59,12 @@ describe('WORKERS=N: the cluster primary', () => {
     const victim = [...pids][0];
     process.kill(Number(victim), 'SIGKILL');
     await expect.poll(() => p.output(), { timeout: 30_000 }).toMatch(new RegExp(`pid ${victim}\\) exited \\(signal SIGKILL\\); starting another`));
+    // While its replacement starts (3 s here), scrapes are answered at once by the worker that is up.
+    const scrapeStarted = Date.now();
+    const during = await get(port, '/metrics');
+    expect(Date.now() - scrapeStarted).toBeLessThan(2_000);
+    expect(sample(during, 'switchboard_workers')).toBe(1);
+    expect(sample(during, 'switchboard_requests_total{model="m",provider="p",status="200"}')).toBe(1);
     await expect
       .poll(
         async () => {

@@ -1,7 +1,7 @@
 // WORKERS=N on PostgreSQL: this process becomes node:cluster's primary. It never opens the database nor loads
 // Next: it forks N server processes (server/main.ts again, as workers) that share PORT (the primary accepts
 // and hands connections to them in turn), restarts one that dies, answers the workers' requests for the
-// host's metrics (prom-client's AggregatorRegistry sums every worker's series), and on SIGTERM/SIGINT passes
+// host's metrics (observability/cluster-metrics.ts: prom-client's AggregatorRegistry sums every worker's series), and on SIGTERM/SIGINT passes
 // the signal on and exits once every worker has drained (0 when they all exited 0).
 //
 // The first worker starts alone, so migrations and seeding run once; the others follow when it listens. A
@@ -9,8 +9,7 @@
 // configuration…): the primary stops and exits 1, as a single process would. Later deaths are restarted,
 // after a pause that grows while a worker keeps dying young (up to 30 s).
 import cluster, { type Worker } from 'node:cluster';
-import { AggregatorRegistry } from 'prom-client';
-import { METRICS_REQUEST, type MetricsReply } from '@/server/observability/cluster-metrics';
+import { HostMetricsCollector } from '@/server/observability/cluster-metrics';
 
 export interface ClusterOptions {
   workers: number;
@@ -33,29 +32,17 @@ const FLUSH_MARGIN_MS = 20_000;
 
 export function runClusterPrimary(o: ClusterOptions): void {
   const log = o.log ?? ((line: string) => console.log(line));
-  const aggregator = new AggregatorRegistry();
+  const metrics = new HostMetricsCollector();
   const slots = new Map<number, Slot>();
   /** Exit codes of the workers that stopped after SIGTERM/SIGINT. */
   const exitCodes: number[] = [];
   let listened = false;
   let stopping = false;
 
-  const answerMetrics = (worker: Worker, message: unknown) => {
-    const m = message as { type?: unknown; id?: unknown };
-    if (m?.type !== METRICS_REQUEST || typeof m.id !== 'number') return;
-    const reply = (r: Omit<MetricsReply, 'type' | 'id'>) => {
-      if (worker.isConnected()) worker.send({ type: METRICS_REQUEST, id: m.id, ...r });
-    };
-    aggregator.clusterMetrics().then(
-      (text) => reply({ text }),
-      (err: unknown) => reply({ error: (err as Error).message }),
-    );
-  };
-
   const fork = (n: number, youngDeaths = 0) => {
     const worker = cluster.fork({ SWITCHBOARD_WORKER: String(n) });
     slots.set(n, { worker, startedAt: Date.now(), youngDeaths });
-    worker.on('message', (message) => answerMetrics(worker, message));
+    metrics.attach(worker);
     worker.once('listening', () => {
       if (listened) return;
       listened = true;
