@@ -159,6 +159,19 @@ export const envSchema = z
     OTEL_TRACES_SAMPLER_ARG: optionalNonEmpty
       .transform((v) => (v === undefined ? undefined : Number(v)))
       .refine((v) => v === undefined || (v >= 0 && v <= 1), 'OTEL_TRACES_SAMPLER_ARG must be a number between 0 and 1'),
+    /**
+     * Server processes on this host sharing PORT (node:cluster: a primary forks them, restarts one that dies and
+     * sums their /metrics). PostgreSQL only: the embedded database is one process and says so (server/cluster/).
+     */
+    WORKERS: z.coerce.number().int('WORKERS must be an integer').min(1, 'WORKERS must be at least 1').max(256, 'WORKERS must be at most 256').default(1),
+    /** On SIGTERM: how long streams in flight may run on before their connections are closed (seconds). */
+    SHUTDOWN_GRACE_S: z.coerce.number().min(0, 'SHUTDOWN_GRACE_S must be between 0 and 3600').max(3600, 'SHUTDOWN_GRACE_S must be between 0 and 3600').default(30),
+    /**
+     * Named prepared statements for the chat path's few statements on PostgreSQL (parsed once per connection).
+     * Set to false behind a transaction-pooling pooler (PgBouncer pool_mode=transaction, managed poolers);
+     * `?pgbouncer=true` on DATABASE_URL does the same (server/db/pooler.ts).
+     */
+    DATABASE_PREPARED_STATEMENTS: boolDefaultOn,
   })
   .superRefine((v, ctx) => {
     const oidc = [v.OIDC_ISSUER, v.OIDC_CLIENT_ID, v.OIDC_CLIENT_SECRET].filter((x) => x !== undefined).length;

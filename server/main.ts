@@ -2,9 +2,11 @@
 // the chat endpoint is served on a node:http fast path (a Next route handler costs ~5× the CPU per request,
 // see ARCHITECTURE.md), the loopback CLI endpoint is handled here, and everything else goes to Next.
 // `next dev` serves the same gateway through the route handlers under app/api/v1 (server/http/fast-path-routes.ts lists the paths).
+// With WORKERS=N on PostgreSQL this process is only node:cluster's primary (server/cluster/cluster-primary.ts)
+// and N copies of it, its workers, serve the port; Next is imported by the workers only.
+import cluster from 'node:cluster';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import next from 'next';
 import { closeDatabase, database } from '@/server/db';
 import { env, EnvError } from '@/server/env';
 import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
@@ -27,10 +29,14 @@ import { processLogger } from '@/server/observability/logger';
 import { handleMetricsRequest, METRICS_PATH } from '@/server/observability/metrics-route';
 import { annotateRequest, logRequest } from '@/server/observability/request-log';
 import { traceRequest } from '@/server/observability/request-trace';
+import { hostMetrics, shareMetricsWithPrimary } from '@/server/observability/cluster-metrics';
+import { runClusterPrimary } from '@/server/cluster/cluster-primary';
+import { shutDownGracefully } from '@/server/http/graceful-shutdown';
 
+type Env = ReturnType<typeof env>;
 
-async function main() {
-  let e;
+function start(): Promise<void> | void {
+  let e: Env;
   try {
     e = env();
   } catch (err) {
@@ -40,6 +46,18 @@ async function main() {
     }
     throw err;
   }
+  if (cluster.isPrimary && e.WORKERS > 1) {
+    if (!e.embedded) {
+      if (!e.REDIS_URL) console.warn(`Switchboard: without REDIS_URL each of the ${e.WORKERS} workers counts rate limits and provider-key cooldowns on its own.`);
+      return runClusterPrimary({ workers: e.WORKERS, graceMs: e.SHUTDOWN_GRACE_S * 1000 });
+    }
+    console.log(`Switchboard: WORKERS=${e.WORKERS} is ignored: the embedded database is one process (several workers need PostgreSQL, DATABASE_URL).`);
+  }
+  return main(e);
+}
+
+async function main(e: Env) {
+  const worker = cluster.isWorker ? ` worker ${process.env.SWITCHBOARD_WORKER ?? cluster.worker?.id} (pid ${process.pid})` : '';
   const started = Date.now();
   const dbInfo = e.embedded ? `embedded PGlite in ${e.dataDir}` : `PostgreSQL (${new URL(e.DATABASE_URL!).host})`;
   console.log(`Switchboard: opening the database (${dbInfo})…`);
@@ -55,6 +73,7 @@ async function main() {
   console.log(`Switchboard: database ready, ${seeded.plans} plans; ${routing.list.length} models (${usable} usable with the providers configured)${e.SWITCHBOARD_CONFIG ? `, routing configuration from ${e.SWITCHBOARD_CONFIG}` : ''}`);
 
   // dist/server.js lives one level below the project root, where .next/ is.
+  const { default: next } = await import('next');
   const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname: 'localhost', port: e.PORT });
   await app.prepare();
   const handleNext = app.getRequestHandler();
@@ -71,8 +90,8 @@ async function main() {
     const pathname = q === -1 ? url : url.slice(0, q);
     logRequest(logger, req, res);
     const trace = tracing ? traceRequest(tracing, req, res) : undefined;
-    // Per process: with several processes on a host, each serves its own.
-    if (pathname === METRICS_PATH) return void handleMetricsRequest(runtime, req, res, e.METRICS_TOKEN);
+    // With workers, one scrape covers the host: every worker's series, summed by the primary.
+    if (pathname === METRICS_PATH) return void handleMetricsRequest(runtime, req, res, e.METRICS_TOKEN, cluster.isWorker ? hostMetrics : undefined);
     const fastPath = fastPathHandlerFor(pathname);
     if (fastPath) {
       trace?.route(pathname, req.method ?? 'POST');
@@ -128,11 +147,17 @@ async function main() {
   // Webhook deliveries, alert emails and the balance/limit crossing check (server/webhooks/webhook-worker.ts).
   const webhooks = startWebhookWorker();
 
+  if (cluster.isWorker) shareMetricsWithPrimary(runtime.metrics.registry);
+
   const base = `http://localhost:${port}`;
-  console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);
-  console.log(`  Console        ${base}/overview`);
-  console.log(`  API base URL   ${base}/api/v1`);
-  console.log(`  Health         ${base}/api/health`);
+  if (worker) {
+    console.log(`Switchboard:${worker} ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  } else console.log(`Switchboard: ready on ${base} in ${((Date.now() - started) / 1000).toFixed(1)}s (database: ${database_.kind})`);
+  if (!worker || process.env.SWITCHBOARD_WORKER === '1') {
+    console.log(`  Console        ${base}/overview`);
+    console.log(`  API base URL   ${base}/api/v1`);
+    console.log(`  Health         ${base}/api/health (liveness), ${base}/api/ready (readiness)`);
+  }
   if (demo) {
     console.log('');
     console.log('  A demo account was created (shown only this once):');
@@ -153,29 +178,31 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`Switchboard: ${signal}, shutting down…`);
+    console.log(`Switchboard:${worker} ${signal}, shutting down (streams in flight may run ${e.SHUTDOWN_GRACE_S}s)…`);
     recovery.stop();
     // No new round starts; an attempt in flight finishes (≤ 15 s) and records its outcome, the rest waits for the next start.
     const webhooksStopped = webhooks.stop();
-    removeServerInfo(e.dataDir);
-    server.close();
-    server.closeIdleConnections();
-    // Let in-flight generations settle (they are recorded before their streams end), then close.
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && (await new Promise<number>((r) => server.getConnections((_, n) => r(n)))) > 0) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    // Both bundles' settlements are in the one runtime's queue: write them all before the database closes.
-    await runtime.close();
-    await webhooksStopped;
-    await closeDatabase().catch(() => {});
+    if (!worker) removeServerInfo(e.dataDir);
+    // Stop accepting, let requests and streams in flight finish (they are settled before their streams end),
+    // then write every settlement: both bundles' are in the one runtime's queue.
+    await shutDownGracefully({
+      server,
+      graceMs: e.SHUTDOWN_GRACE_S * 1000,
+      inFlight: () => runtime.leases.size,
+      flush: () => runtime.close(),
+      close: async () => {
+        await webhooksStopped;
+        await closeDatabase().catch(() => {});
+      },
+      log: (line) => console.log(line),
+    });
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((err) => {
+Promise.resolve(start()).catch((err) => {
   console.error('Switchboard failed to start:', err instanceof Error ? err.message : err);
   if (err instanceof Error && !(err instanceof AppError)) console.error(err.stack);
   process.exit(1);

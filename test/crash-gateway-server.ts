@@ -2,8 +2,8 @@
 // database it is given (CRASH_DATABASE_URL, or the PGlite directory CRASH_DATA_DIR), builds the runtime and
 // starts what the production server starts for money (server/main.ts: settlement journal replay and the
 // sweeper; the runtime renews its reservations' leases), serves the chat fast path (handleChatNode) on
-// 127.0.0.1, prints {"port": N} on stdout, and waits to be killed (SIGTERM: a clean stop that drains the
-// settlement queue). GET /_crash/active-reservations tells the test how many reservations are still held.
+// 127.0.0.1, prints {"port": N} on stdout, and waits to be killed (SIGTERM: the production server's graceful
+// stop, server/http/graceful-shutdown.ts). GET /_crash/active-reservations tells the test how many reservations are still held.
 // Providers point wherever the parent set OPENAI_BASE_URL etc.; SETTLEMENT_JOURNAL_DIR, RESERVATION_LEASE_MS
 // and SWEEP_INTERVAL_MS are read as in production. Run with: node --import tsx test/crash-gateway-server.ts
 import http from 'node:http';
@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { closeDatabase, db, openDatabase, setDatabase } from '@/server/db';
 import { env } from '@/server/env';
 import { handleChatNode } from '@/server/gateway/node-handler';
+import { shutDownGracefully } from '@/server/http/graceful-shutdown';
 import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { createRuntime } from '@/server/runtime/runtime';
 
@@ -28,14 +29,10 @@ async function main() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.stdout.write(JSON.stringify({ port: (server.address() as AddressInfo).port, pid: process.pid }) + '\n');
+  // SIGTERM: what server/main.ts does (server/http/graceful-shutdown.ts), with SHUTDOWN_GRACE_S from the environment.
   process.once('SIGTERM', () => {
     recovery.stop();
-    server.close();
-    server.closeAllConnections();
-    void runtime
-      .close()
-      .then(() => closeDatabase())
-      .then(() => process.exit(0));
+    void shutDownGracefully({ server, graceMs: e.SHUTDOWN_GRACE_S * 1000, inFlight: () => runtime.leases.size, flush: () => runtime.close(), close: () => closeDatabase() }).then(() => process.exit(0));
   });
 }
 

@@ -73,7 +73,7 @@ export interface GatewayProcess {
 export function startGatewayProcess(env: Record<string, string>, upstream: FakeUpstream): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test', 'crash-gateway-server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, OPENAI_BASE_URL: `${upstream.url}/v1`, OPENAI_API_KEY: 'sk-upstream', RATE_LIMIT_RPM: '100000', LOG_LEVEL: 'silent', DATABASE_URL: '', ...env },
+    env: { ...process.env, OPENAI_BASE_URL: `${upstream.url}/v1`, OPENAI_API_KEY: 'sk-upstream', RATE_LIMIT_RPM: '100000', LOG_LEVEL: 'silent', DATABASE_URL: '', SHUTDOWN_GRACE_S: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -11,6 +11,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { env } from '@/server/env';
 import { PrismaClient } from './generated/client';
 import { applyMigrations } from './migrate';
+import { parseDatabaseUrl, transactionScopedLock } from './pooler';
 import { ensureOwnerOnlyDir, restrictUmask, tightenTree } from './owner-only-files';
 import { PGliteThread } from './pglite-thread';
 import { sqlClientFromPg, sqlClientFromPglite, type SqlClient } from './sql-client';
@@ -36,6 +37,11 @@ export interface OpenOptions {
   migrate?: boolean;
   /** pg pool size (default 10). */
   poolSize?: number;
+  /**
+   * PostgreSQL: run the chat path's statements as named prepared statements (default true). Off behind a
+   * transaction-pooling pooler, and always off with `?pgbouncer=true` on the URL (pooler.ts).
+   */
+  preparedStatements?: boolean;
   log?: (line: string) => void;
 }
 
@@ -47,11 +53,13 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const log = options.log ?? (() => {});
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const url = parseDatabaseUrl(options.databaseUrl);
+    const pooler = url.pooler || options.preparedStatements === false;
+    const pool = new pg.Pool({ connectionString: url.connectionString, max: options.poolSize ?? 10 });
     pool.on('error', (err) => log(`database pool error: ${err.message}`));
     const sql: SqlClient = {
-      async query(text, params, options) {
-        const r = options?.name ? await pool.query({ name: options.name, text, values: params }) : await pool.query(text, params as unknown[]);
+      async query(text, params, queryOptions) {
+        const r = queryOptions?.name && !pooler ? await pool.query({ name: queryOptions.name, text, values: params }) : await pool.query(text, params as unknown[]);
         return { rows: r.rows };
       },
       async exec(script) {
@@ -60,10 +68,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
     if (options.migrate !== false) {
       const client = await pool.connect();
+      let holder: pg.PoolClient | null = null;
       try {
-        await applyMigrations(sqlClientFromPg(client), { log });
+        if (pooler) holder = await pool.connect(); // holds the lock's transaction (pooler.ts)
+        await applyMigrations(sqlClientFromPg(client), { log, lock: holder ? (key) => transactionScopedLock(holder!, key) : undefined });
       } finally {
         client.release();
+        holder?.release();
       }
     }
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
@@ -123,6 +134,7 @@ export function database(): Promise<Database> {
   const opening: Promise<Database> = openDatabase({
     databaseUrl: env().DATABASE_URL,
     dataDir: env().dataDir,
+    preparedStatements: env().DATABASE_PREPARED_STATEMENTS,
     log: (line) => {
       if (env().LOG_LEVEL !== 'silent') console.log(line);
     },

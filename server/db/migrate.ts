@@ -36,6 +36,11 @@ export interface ApplyMigrationsOptions {
   /** Folder holding <name>/migration.sql; default <cwd>/prisma/migrations (Next and our scripts run from the repo root). */
   dir?: string;
   log?: (line: string) => void;
+  /**
+   * Takes the migration lock and returns its release. Default: a session-level pg_advisory_lock on `sql`'s
+   * connection; behind a transaction pooler, a transaction lock held by another connection (pooler.ts).
+   */
+  lock?: (key: number) => Promise<() => Promise<void>>;
 }
 
 export interface ApplyMigrationsResult {
@@ -112,7 +117,11 @@ export async function applyMigrations(
 
   // Session-level lock: waits (without a time limit, unlike Prisma's 10 s) while another process migrates,
   // which then finds everything applied. Released in `finally`, or by PostgreSQL if the session dies.
-  await sql.query(`SELECT pg_advisory_lock(${PRISMA_MIGRATE_LOCK_KEY})`);
+  const unlock = options.lock
+    ? await options.lock(PRISMA_MIGRATE_LOCK_KEY)
+    : await sql.query(`SELECT pg_advisory_lock(${PRISMA_MIGRATE_LOCK_KEY})`).then(() => async () => {
+        await sql.query(`SELECT pg_advisory_unlock(${PRISMA_MIGRATE_LOCK_KEY})`);
+      });
   try {
     await sql.exec(CREATE_MIGRATIONS_TABLE);
     const { rows } = await sql.query<MigrationRow>(
@@ -164,7 +173,7 @@ export async function applyMigrations(
     }
     return { applied, alreadyApplied };
   } finally {
-    await sql.query(`SELECT pg_advisory_unlock(${PRISMA_MIGRATE_LOCK_KEY})`).catch(() => {});
+    await unlock().catch(() => {});
   }
 }
 

@@ -91,6 +91,33 @@ describeEachDatabase('settlement journal', () => {
     journal.close();
     expect(readdirSync(dir)).toEqual([file]); // gen-c was never committed: the file stays for the next start
   });
+
+  it('several workers starting together replay a dead worker’s journal once between them; a claim left by a dead replayer is taken over', async () => {
+    const u = await createTestUser(1);
+    const account = u.user.personal_account_id;
+    const gens = [0, 1, 2].map(() => `gen-${randomUUID()}`);
+    for (const g of gens) await reserveCredits({ accountId: account, generationId: g, amountMicros: 100_000n, model: 'openai/gpt-4o-mini', provider: 'openai' });
+    const dir = tempDir();
+    leftByDeadProcess(dir, new SettlementJournal(dir), gens.slice(0, 2).map((g) => settlement(account, g, 1_000n)));
+    // A worker died while replaying another file: its claim is named after it.
+    const other = tempDir();
+    const claimedBase = path.basename(leftByDeadProcess(other, new SettlementJournal(other), [settlement(account, gens[2], 1_000n)]));
+    renameSync(path.join(other, claimedBase), path.join(dir, `${claimedBase}.replay-2147483641-0abc`));
+
+    const settled: string[] = [];
+    const worker = () =>
+      replaySettlementJournals(dir, async (inputs) => {
+        for (const s of inputs) {
+          settled.push(s.generationId);
+          await settleGeneration(s);
+        }
+      });
+    const counts = await Promise.all([worker(), worker(), worker()]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
+    expect(settled.sort()).toEqual([...gens].sort());
+    expect(readdirSync(dir)).toEqual([]);
+    expect(await getBalanceOrThrow(account)).toMatchObject({ totalMicros: 1_000_000n - 3_000n, reservedMicros: 0n });
+  });
 });
 
 describeEachDatabase('reservation leases', () => {

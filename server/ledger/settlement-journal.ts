@@ -12,8 +12,13 @@
 // rotated out for size, deleted. One file per process, named <pid>-<random>.jsonl, so a restarted server
 // (or a second instance sharing the directory on the same host) can tell a dead process's file from a
 // live one's.
+//
+// Several processes on one host (WORKERS=N, server/cluster/) share the directory: each writes its own file and
+// replays the files of dead ones when it starts. A file is claimed before it is replayed, by renaming it to
+// `<file>.replay-<claimer pid>-<random>` (rename is atomic: of two workers starting together, one gets it), so no
+// two replay the same file; a claim whose claimer died is taken over like a dead process's file.
 import { randomBytes } from 'node:crypto';
-import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { SettleInput } from './settle-generation';
@@ -21,6 +26,10 @@ import type { SettleInput } from './settle-generation';
 /** A segment is rotated out once it holds this much while lines of it are still being settled. */
 const ROTATE_BYTES = 4 * 1024 * 1024;
 const FILE_PATTERN = /^(\d+)-[0-9a-f]+\.jsonl$/;
+/** A file claimed for replay by the process whose pid ends the name. */
+const CLAIMED_PATTERN = /^(\d+-[0-9a-f]+\.jsonl)\.replay-(\d+)-[0-9a-f]+$/;
+/** Claims this process is replaying now (a claim with our pid and not here was left by a predecessor with our pid). */
+const claimsInProgress = new Set<string>();
 
 export interface JournalSegment {
   readonly path: string;
@@ -169,12 +178,25 @@ export async function replaySettlementJournals(dir: string, settle: (inputs: Set
   let replayed = 0;
   for (const file of files) {
     const m = FILE_PATTERN.exec(file);
-    if (!m || own?.owns(file) || processAlive(Number(m[1]))) continue;
-    const full = path.join(dir, file);
-    const byGeneration = new Map(readJournalFile(full).map((s) => [s.generationId, s]));
-    if (byGeneration.size) await settle([...byGeneration.values()]);
-    unlinkSync(full);
-    replayed += byGeneration.size;
+    const claimed = m ? null : CLAIMED_PATTERN.exec(file);
+    if (m ? own?.owns(file) || processAlive(Number(m[1])) : !claimed || claimsInProgress.has(file) || processAlive(Number(claimed[2]))) continue;
+    const claim = `${m ? file : claimed![1]}.replay-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const full = path.join(dir, claim);
+    try {
+      renameSync(path.join(dir, file), full);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // another process claimed it first
+      throw err;
+    }
+    claimsInProgress.add(claim);
+    try {
+      const byGeneration = new Map(readJournalFile(full).map((s) => [s.generationId, s]));
+      if (byGeneration.size) await settle([...byGeneration.values()]);
+      unlinkSync(full);
+      replayed += byGeneration.size;
+    } finally {
+      claimsInProgress.delete(claim);
+    }
   }
   return replayed;
 }

@@ -1,5 +1,5 @@
 // GET /metrics on the node:http server, before Next (server/main.ts): the runtime's registry in
-// Prometheus's text format. With METRICS_TOKEN set it wants `Authorization: Bearer <token>`, compared in
+// Prometheus's text format (with WORKERS=N, the whole host's: cluster-metrics.ts). With METRICS_TOKEN set it wants `Authorization: Bearer <token>`, compared in
 // constant time (digests of equal length, whatever was sent).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,7 +11,11 @@ import { annotateRequest } from './request-log';
 
 export const METRICS_PATH = '/metrics';
 
-export async function handleMetricsRequest(rt: Runtime, req: IncomingMessage, res: ServerResponse, token: string | undefined): Promise<void> {
+/**
+ * `collect`: the text to serve; default this process's registry. With several workers on a host
+ * (server/main.ts), every worker's series summed (cluster-metrics.ts).
+ */
+export async function handleMetricsRequest(rt: Runtime, req: IncomingMessage, res: ServerResponse, token: string | undefined, collect?: () => Promise<string>): Promise<void> {
   const requestId = newRequestId();
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return sendNodeError(res, new AppError('method_not_allowed', `Use GET for ${METRICS_PATH}`, {}, { allow: 'GET, HEAD' }), requestId);
@@ -21,7 +25,7 @@ export async function handleMetricsRequest(rt: Runtime, req: IncomingMessage, re
     return sendNodeError(res, new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', {}, { 'www-authenticate': 'Bearer' }), requestId);
   }
   try {
-    const text = await rt.metrics.registry.metrics();
+    const text = await (collect ? collect() : rt.metrics.registry.metrics());
     annotateRequest(res, { request_id: requestId });
     res.writeHead(200, { 'content-type': rt.metrics.registry.contentType, 'cache-control': 'no-store', 'x-request-id': requestId });
     res.end(req.method === 'HEAD' ? undefined : text);

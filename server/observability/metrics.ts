@@ -1,7 +1,8 @@
 // The gateway's Prometheus metrics (GET /metrics, metrics-route.ts). One registry per runtime, never
 // prom-client's global one: the custom server and Next's bundle are two copies of this code in one process
-// and both record into the runtime's registry (server/runtime/process-runtime.ts). Per process for now: with
-// several processes on a host each has its own /metrics.
+// and both record into the runtime's registry (server/runtime/process-runtime.ts). With several workers on a
+// host (WORKERS=N) a scrape sums every worker's registry (cluster-metrics.ts): counters and histograms add
+// up; each gauge says how it combines (`aggregator`).
 //
 // Recording is on the chat path, so it is synchronous and cheap: the label children of a model and provider
 // are looked up once and kept (prom-client hashes the label set on every `inc` otherwise).
@@ -78,6 +79,7 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
     help: "1 when the operator's provider key is healthy, 0 while it cools down, its circuit is open or half open.",
     labelNames: ['provider', 'key'] as const,
     registers: [registry],
+    aggregator: 'min', // across workers: 0 if any of them has the key cooling down or its circuit open
     collect() {
       this.reset(); // keys removed from the configuration disappear
       for (const k of sources.keyHealth()) this.set({ provider: k.provider, key: k.key }, k.healthy ? 1 : 0);
@@ -89,6 +91,15 @@ export function createMetrics(sources: MetricsSources): GatewayMetrics {
     registers: [registry],
     collect() {
       this.set(sources.settlementQueueDepth());
+    },
+  });
+  new Gauge({
+    name: 'switchboard_workers',
+    help: 'Server processes whose series this scrape sums (WORKERS; 1 for a single process).',
+    registers: [registry],
+    aggregator: 'sum',
+    collect() {
+      this.set(1);
     },
   });
   if (sources.processMetrics) collectDefaultMetrics({ register: registry });

@@ -112,11 +112,13 @@ describeEachDatabase('Prometheus scrapes /metrics', () => {
       return body.data.result as Series[];
     };
     // Prometheus drops empty labels: the refusals' series have no model or provider.
-    // Wait for a scrape after the requests: the 200s reach 6 (the stream's settlement included).
+    // Wait for a scrape after all the requests: the 200s reach 6 (the stream's settlement included) and the 401s 2
+    // (a scrape can fall between the stream's settlement and the refusals that follow it).
     const series = await until('a scrape with the requests', async () => {
       const result = await query('switchboard_requests_total');
       const ok = result.find((s) => s.metric.model === 'switchboard/echo' && s.metric.status === '200');
-      return ok?.value[1] === '6' ? result : undefined;
+      const refused = result.find((s) => s.metric.status === '401');
+      return ok?.value[1] === '6' && refused?.value[1] === '2' ? result : undefined;
     });
     const byStatus = Object.fromEntries(series.map((s) => [`${s.metric.model ?? ''}|${s.metric.provider ?? ''}|${s.metric.status}`, Number(s.value[1])]));
     expect(byStatus).toEqual({ 'switchboard/echo|echo|200': 6, '||401': 2 });

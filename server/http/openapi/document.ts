@@ -22,6 +22,7 @@ import '@/server/webhooks/webhooks.openapi';
 import '@/server/audit/audit.openapi';
 import '@/server/sso/sso.openapi';
 import '@/server/admin/admin.openapi';
+import '@/server/probes.openapi';
 // openapi-imports-end
 
 const STATUS_TEXT: Record<number, string> = {
@@ -40,7 +41,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Temporarily unavailable',
 };
 
-function operation(e: EndpointSpec, components: SchemaComponents) {
+function operation(e: EndpointSpec, components: SchemaComponents, serverUrl: string) {
   const parameters: unknown[] = [];
   for (const [where, schema] of [['path', e.params], ['query', e.query]] as const) {
     if (!schema) continue;
@@ -70,6 +71,7 @@ function operation(e: EndpointSpec, components: SchemaComponents) {
     ...(e.description ? { description: e.description } : {}),
     tags: e.tags,
     ...(e.auth === false ? { security: [] } : {}),
+    ...(e.outsideV1 ? { servers: [{ url: serverUrl.replace(/\/v1\/?$/, '') }] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(e.body ? { requestBody: { required: true, content: requestContent(e.body, e.bodyContentTypes, components) } } : {}),
     responses,
@@ -111,7 +113,7 @@ function buildDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
   for (const e of registeredEndpoints()) {
-    const op = operation(e, components);
+    const op = operation(e, components, serverUrl);
     // Client generators name methods after operationId: two operations with one name would clash silently.
     if (operationIds.has(op.operationId)) throw new Error(`OpenAPI: duplicate operationId ${op.operationId} (${e.method} ${e.path})`);
     operationIds.add(op.operationId);

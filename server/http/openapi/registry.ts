@@ -13,6 +13,8 @@ export interface EndpointSpec {
   operationId?: string;
   /** OpenAPI path with {params}, relative to /api/v1, e.g. "/organizations/{id}/members". */
   path: string;
+  /** The path is relative to /api instead (the probes /api/health and /api/ready). */
+  outsideV1?: boolean;
   summary: string;
   description?: string;
   tags: string[];
