@@ -15,7 +15,7 @@ export function checkAdminCredentialsFile(file: string, dir: string | undefined)
   if (dir === undefined) {
     return {
       ok: false,
-      problem: 'credentials_file cannot be set through the admin API on this server (SWITCHBOARD_CREDENTIALS_DIR is not set): use credentials_env, naming a variable that holds the key JSON',
+      problem: 'credentials_file: cannot be set through the admin API on this server (SWITCHBOARD_CREDENTIALS_DIR is not set): use credentials_env, naming a variable that holds the key JSON',
     };
   }
   let realDir: string;
