@@ -72,6 +72,12 @@ export const envSchema = z
     CUSTOM_PROVIDERS: optionalNonEmpty,
     /** The routing configuration: a YAML or JSON file of providers, keys and models, reloaded when it changes (see README). */
     SWITCHBOARD_CONFIG: optionalNonEmpty,
+    /**
+     * The only directory whose files the admin API may name as a provider's `credentials_file` (a Vertex AI
+     * service-account key). Unset: the admin API refuses credentials_file (use credentials_env). The
+     * configuration file may name any path: the operator who writes it has the server's files anyway.
+     */
+    SWITCHBOARD_CREDENTIALS_DIR: optionalNonEmpty,
 
     STRIPE_SECRET_KEY: optionalNonEmpty,
     STRIPE_WEBHOOK_SECRET: optionalNonEmpty,

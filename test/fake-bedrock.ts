@@ -7,7 +7,9 @@
 //    InvalidSignatureException) with `x-amzn-errortype`;
 //  - POST /model/{modelId}/converse → the test's JSON; /converse-stream → the test's events, each encoded as
 //    an application/vnd.amazon.eventstream message with AWS's codec and written in uneven chunks so frames
-//    straddle network reads, as they do from AWS.
+//    straddle network reads, as they do from AWS;
+//  - cache points (API_runtime_CachePointBlock): `type: "default"`, an optional `ttl` of "5m" or "1h", and TTLs
+//    that never grow along toolConfig.tools → system → messages (AWS answers ValidationException otherwise).
 // Shapes follow docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html and
 // API_runtime_ConverseStream.html.
 import { createHash } from 'node:crypto';
@@ -121,6 +123,25 @@ async function verifySigV4(options: FakeBedrockOptions, method: string, rawPath:
   return { accessKeyId: accessKeyId!, region: region! };
 }
 
+const TTL_MINUTES: Record<string, number> = { '5m': 5, '1h': 60 };
+
+/** The cache points of a Converse body, in Bedrock's processing order, checked; a ValidationException message or null. */
+export function cachePointProblem(body: any): string | null {
+  const blocks: unknown[] = [...(body?.toolConfig?.tools ?? []), ...(body?.system ?? []), ...(body?.messages ?? []).flatMap((m: any) => m.content ?? [])];
+  let previous = Infinity;
+  for (const block of blocks) {
+    if (typeof block !== 'object' || block === null || !('cachePoint' in block)) continue;
+    const point = (block as { cachePoint: Record<string, unknown> }).cachePoint;
+    const extra = Object.keys(point).filter((k) => k !== 'type' && k !== 'ttl');
+    if (point.type !== 'default' || extra.length > 0) return `1 validation error detected: Value at 'cachePoint' failed to satisfy constraint: unknown member or type ${JSON.stringify(point)}`;
+    const ttl = point.ttl === undefined ? '5m' : String(point.ttl);
+    if (!(ttl in TTL_MINUTES)) return `1 validation error detected: Value '${ttl}' at 'cachePoint.ttl' failed to satisfy constraint: Member must satisfy enum value set: [5m, 1h]`;
+    if (TTL_MINUTES[ttl]! > previous) return 'A cache point with a longer TTL cannot follow one with a shorter TTL (toolConfig, then system, then messages).';
+    previous = TTL_MINUTES[ttl]!;
+  }
+  return null;
+}
+
 export async function startFakeBedrock(options: FakeBedrockOptions): Promise<FakeBedrock> {
   const requests: BedrockRequest[] = [];
   const refused: FakeBedrock['refused'] = [];
@@ -154,6 +175,8 @@ export async function startFakeBedrock(options: FakeBedrockOptions): Promise<Fak
         } catch {
           return refuse({ status: 400, errorType: 'ValidationException', message: 'Malformed input request, please reformat your input and try again.' });
         }
+        const cacheProblem = cachePointProblem(body);
+        if (cacheProblem) return refuse({ status: 400, errorType: 'ValidationException', message: cacheProblem });
         const recorded: BedrockRequest = { modelId: decodeURIComponent(route[1]!), stream: route[2] === 'converse-stream', headers: req.headers, body, auth };
         requests.push(recorded);
         const answer = await options.respond(recorded);

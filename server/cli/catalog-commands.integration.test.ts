@@ -118,6 +118,9 @@ describeEachDatabase('CLI: user:admin and the catalog', () => {
     const echo = file('echo.yaml', IMPORT.replace('id: acme/cli-slow', 'id: switchboard/echo'));
     await expect(runCommand('catalog:import', { file: echo })).rejects.toMatchObject({ code: 'conflict', message: 'model switchboard/echo: defined in SWITCHBOARD_CONFIG, read-only here; nothing was imported' });
     await expect(runCommand('catalog:import', { file: path.join(dir, 'missing.yaml') })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/^Cannot read .*missing\.yaml: ENOENT/) });
+    // Imported providers are operators' entries: a credentials_file only inside SWITCHBOARD_CREDENTIALS_DIR (unset here).
+    const vertexFile = file('vertex.yaml', 'providers:\n  - { id: vx-cli, type: vertex, location: us-east5, credentials_file: /etc/passwd }\n');
+    await expect(runCommand('catalog:import', { file: vertexFile })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/^provider vx-cli: credentials_file: cannot be set .*use credentials_env/) });
     await expect(runCommand('catalog:export', { source: 'admin,nowhere' })).rejects.toMatchObject({ message: expect.stringMatching(/unknown source nowhere/) });
     expect(await routingRevision()).toBe(before);
   });

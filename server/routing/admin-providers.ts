@@ -1,7 +1,10 @@
 // The operators' providers (GET/POST /api/v1/admin/providers, GET/PUT/DELETE /api/v1/admin/providers/{id},
 // and catalog:import), with the rules of admin-models.ts. Literal keys are encrypted by routing-store.ts and
-// never returned; a key sent as `{ id, stored: true }` keeps its stored secret.
+// never returned; a key sent as `{ id, stored: true }` keeps its stored secret. A credentials_file must lie in
+// SWITCHBOARD_CREDENTIALS_DIR (admin-credentials-file.ts).
+import { env } from '@/server/env';
 import { AppError } from '@/server/errors';
+import { resolveAdminCredentialsFileOrThrow } from './admin-credentials-file';
 import { checkEntryOrThrow, parseProviderInput } from './admin-input';
 import { BUILTIN_PROVIDER_IDS } from './builtin-providers';
 import { knownProviders, readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
@@ -36,7 +39,7 @@ async function afterWrite(routing: AdminRouting, provider: ProviderInput, health
 
 /** POST: a new id only (409 for an id any source already has: PUT replaces). */
 export async function createAdminProvider(routing: AdminRouting, body: unknown, health?: KeyHealthReader) {
-  const provider = parseProviderInput(body);
+  const provider = resolveAdminCredentialsFileOrThrow(parseProviderInput(body), env().SWITCHBOARD_CREDENTIALS_DIR);
   checkEntryOrThrow({ provider }, await knownProviders(routing.table()));
   const existing = routing.table().providers.get(provider.id);
   if (existing?.source === 'file') throw readOnlyError('Provider', provider.id);
@@ -47,7 +50,7 @@ export async function createAdminProvider(routing: AdminRouting, body: unknown, 
 
 /** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). */
 export async function replaceAdminProvider(routing: AdminRouting, id: string, body: unknown, health?: KeyHealthReader) {
-  const provider = parseProviderInput(body, id);
+  const provider = resolveAdminCredentialsFileOrThrow(parseProviderInput(body, id), env().SWITCHBOARD_CREDENTIALS_DIR);
   checkEntryOrThrow({ provider }, await knownProviders(routing.table()));
   if (routing.table().providers.get(id)?.source === 'file') throw readOnlyError('Provider', id);
   const { created } = await putAdminProvider(provider);

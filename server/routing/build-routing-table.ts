@@ -71,7 +71,7 @@ export function buildRoutingTable(s: RoutingSources): RoutingTable {
 
   const providers = new Map<string, RoutingProvider>();
   for (const { entry, source, keyVariable } of providerEntries.values()) {
-    providers.set(entry.id, compileProvider(entry, { source, readVar, warnings, keyVariable }));
+    providers.set(entry.id, compileProvider(entry, { source, readVar, warnings, keyVariable, credentialsDir: s.env.SWITCHBOARD_CREDENTIALS_DIR }));
   }
 
   const modelEntries = new Map<string, Layered<ModelConfigEntry>>();

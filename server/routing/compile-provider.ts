@@ -11,6 +11,7 @@ import { openrouterAdapter } from '@/server/providers/openai-compatible/openrout
 import { groqAdapter, mistralAdapter, xaiAdapter } from '@/server/providers/openai-compatible/service-profiles';
 import type { ProviderAdapter } from '@/server/providers/types';
 import { buildVertexAdapter } from '@/server/providers/vertex/build-vertex-adapter';
+import { checkAdminCredentialsFile } from './admin-credentials-file';
 import { ECHO_BASE_URL, PUBLIC_BASE_URLS } from './builtin-providers';
 import type { EntrySource, KeyConfig, ProviderConfigEntry, ProviderType } from './config-schema';
 import type { RoutingKey, RoutingProvider } from './routing-table';
@@ -85,6 +86,20 @@ export interface CompileProviderOptions {
   warnings: string[];
   /** Built-ins only: the variable an unconfigured one needs (OPENAI_API_KEY), named in the 503. */
   keyVariable?: string;
+  /** SWITCHBOARD_CREDENTIALS_DIR: where admin entries may read a credentials_file. */
+  credentialsDir?: string;
+}
+
+/**
+ * An admin entry's credentials_file, checked again at every build (admin-credentials-file.ts): outside the
+ * directory it is never opened, and the provider is not configured, saying why.
+ */
+function confineAdminCredentialsFile(entry: ProviderConfigEntry, o: CompileProviderOptions): { entry: ProviderConfigEntry; problem?: string } {
+  if (o.source !== 'admin' || entry.credentials_file === undefined) return { entry };
+  const verdict = checkAdminCredentialsFile(entry.credentials_file, o.credentialsDir);
+  if (verdict.ok) return { entry: { ...entry, credentials_file: verdict.realPath } };
+  const { credentials_file: _refused, ...rest } = entry;
+  return { entry: rest, problem: verdict.problem };
 }
 
 export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOptions): RoutingProvider {
@@ -107,7 +122,9 @@ export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOp
     keys.push(Object.freeze({ id, ref: `${entry.id}/${id}`, apiKey, weight: k.weight }));
   });
 
-  const built = ADAPTER_FACTORIES[entry.type]?.(entry, o.readVar);
+  const confined = confineAdminCredentialsFile(entry, o);
+  const built = ADAPTER_FACTORIES[entry.type]?.(confined.entry, o.readVar);
+  if (built && confined.problem) built.credentials = { configured: false, missing: confined.problem };
   const publicUrl = PUBLIC_BASE_URLS[entry.type];
   const baseUrl = stripSlash(entry.type === 'echo' ? ECHO_BASE_URL : (entry.base_url ?? built?.baseUrl ?? publicUrl ?? ''));
   const keyed = configuredState(entry, { baseUrl, publicUrl, usableKeys: keys.length, unsetVariables, keyVariable: o.keyVariable });

@@ -65,9 +65,20 @@ export const providerObjectSchema = z
     /** vertex: the Google Cloud project and location (`global` or a region such as us-east5). */
     project: z.string().min(1).max(100).optional(),
     location: z.string().regex(/^[a-z0-9-]{1,40}$/, 'location: global or a region such as us-east5').optional(),
-    /** vertex: a service-account JSON key, as a file path or in an environment variable. */
-    credentials_file: z.string().min(1).max(4096).optional(),
-    credentials_env: envVarName.optional(),
+    /**
+     * vertex: a service-account JSON key, as a file path or in an environment variable. Through the admin API
+     * a file must lie in SWITCHBOARD_CREDENTIALS_DIR (admin-credentials-file.ts). Vertex API keys (express
+     * mode, Gemini only) go in `keys`.
+     */
+    credentials_file: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe(
+        'vertex: path of a service-account JSON key. Through the admin API only a regular file inside SWITCHBOARD_CREDENTIALS_DIR (after resolving .. and symlinks; a name is taken relative to it), stored as its real path; without SWITCHBOARD_CREDENTIALS_DIR refused (400): use credentials_env',
+      ),
+    credentials_env: envVarName.optional().describe('vertex: the environment variable holding a service-account JSON key'),
     /** azure-openai: the `api-version` query parameter (absent with Azure's v1 API, `base_url` ending in /openai/v1). */
     api_version: z.string().min(1).max(40).optional(),
     /** azure-openai with Microsoft Entra ID client credentials instead of an api-key. */
@@ -101,7 +112,11 @@ export const pricingSchema = z
 export const endpointConfigSchema = z
   .object({
     provider: z.string().regex(PROVIDER_ID, 'endpoint provider: a provider id'),
-    upstream_model: z.string().min(1).max(200),
+    upstream_model: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe("The provider's own model id (vertex: gemini-…, claude-…@…, or a Model Garden publisher/model such as meta/llama-3.3-70b-instruct-maas for the OpenAI-compatible endpoint)"),
     pricing: pricingSchema,
     /** Defaults to the model's. */
     context_length: z.number().int().positive().optional(),

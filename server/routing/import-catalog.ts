@@ -2,7 +2,11 @@
 // provider and model upserted, in one transaction: one revision, every instance reloads once). Parsed and
 // checked exactly as SWITCHBOARD_CONFIG is (load-config-file.ts: problems named by file:line:column and
 // field); ids SWITCHBOARD_CONFIG itself defines are refused, since the file would win over them anyway.
+// Imported providers become operators' entries, so a credentials_file follows the admin API's rule
+// (admin-credentials-file.ts) here too, rather than leaving the provider unconfigured at the next build.
+import { env } from '@/server/env';
 import { AppError } from '@/server/errors';
+import { resolveAdminCredentialsFileOrThrow } from './admin-credentials-file';
 import { parseConfigText } from './load-config-file';
 import type { CurrentRouting } from './current-routing';
 import { putAdminEntries } from './routing-store';
@@ -28,6 +32,14 @@ export async function importCatalog(p: { text: string; fileName: string; current
   if (readOnly.length) {
     throw new AppError('conflict', `${readOnly.join(', ')}: defined in SWITCHBOARD_CONFIG, read-only here; nothing was imported`, { read_only: readOnly });
   }
-  const r = await putAdminEntries({ providers: parsed.providers, models: parsed.models });
+  const providers = parsed.providers.map((entry) => {
+    try {
+      return resolveAdminCredentialsFileOrThrow(entry, env().SWITCHBOARD_CREDENTIALS_DIR);
+    } catch (err) {
+      if (err instanceof AppError) throw new AppError('bad_request', `provider ${entry.id}: ${err.message}; nothing was imported`, { provider: entry.id, field: 'credentials_file' });
+      throw err;
+    }
+  });
+  const r = await putAdminEntries({ providers, models: parsed.models });
   return { providers: parsed.providers.length, models: parsed.models.length, created: r.created, updated: r.updated, kept_keys: r.keptKeys, revision: r.revision };
 }

@@ -40,7 +40,8 @@ const providerId = z.object({ id: z.string().describe('The provider id, e.g. ope
 const modelBody = modelConfigSchema.describe('A model in the configuration file\'s shape (SWITCHBOARD_CONFIG). Output-only fields (source, read_only, active) are ignored, so a GET can be edited and sent back');
 const providerBody = providerInputDocSchema.describe(
   "A provider in the configuration file's shape. A literal `key` is stored encrypted (AES-256-GCM with ENCRYPTION_KEY; on PostgreSQL without ENCRYPTION_KEY it is refused with a 400: use key_env) and never returned. " +
-    'A key sent as { id, weight, stored: true } keeps the secret stored under that id (edit weights without re-sending secrets). Output-only fields are ignored',
+    'A key sent as { id, weight, stored: true } keeps the secret stored under that id (edit weights without re-sending secrets). Output-only fields are ignored. ' +
+    'A vertex credentials_file must be a regular file inside SWITCHBOARD_CREDENTIALS_DIR once .. and symlinks are resolved (400 otherwise, and always when that variable is unset: use credentials_env)',
 );
 
 for (const [plural, tag, dto, body, idParam] of [

@@ -137,3 +137,24 @@ describe('convertRequest: replaying omitted thinking', () => {
     expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: '', signature: 'EqQB-omitted' });
   });
 });
+
+describe('convertRequest: Opus 4.6 and Sonnet 4.6 (adaptive; budget_tokens deprecated there)', () => {
+  const opus46 = claude('claude-opus-4-6');
+  const sonnet46 = claude('claude-sonnet-4-6');
+
+  it('sends adaptive thinking with the effort, not a budget, and drops sampling while thinking', () => {
+    expect(body({ reasoning_effort: 'high', temperature: 0.4 }, opus46)).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' }, max_tokens: 32_000 });
+    expect(body({ reasoning_effort: 'high', temperature: 0.4 }, opus46).temperature).toBeUndefined();
+    // Thinking text is shown by default on 4.6: no display field.
+    expect(body({ reasoning: { max_tokens: 20_000 } }, sonnet46)).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' } });
+  });
+
+  it('leaves thinking out when it is off or a tool is forced, and then keeps the client sampling and tool choice', () => {
+    const off = body({ reasoning: { enabled: false }, temperature: 0.4 }, sonnet46);
+    expect(off.thinking).toBeUndefined();
+    expect(off.temperature).toBe(0.4);
+    const forced = body({ tools: [weatherTool], tool_choice: 'required' }, opus46);
+    expect(forced.thinking).toBeUndefined();
+    expect(forced.tool_choice).toEqual({ type: 'any' });
+  });
+});

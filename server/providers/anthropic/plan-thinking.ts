@@ -112,22 +112,29 @@ function unforced(choice: Record<string, unknown> | undefined): Record<string, u
 const adaptiveEffort = (effort: Effort): 'low' | 'medium' | 'high' => (effort === 'minimal' ? 'low' : effort);
 
 /**
- * Opus 4.7+ and Claude 5: thinking is adaptive and `output_config.effort` steers it. `reasoning.max_tokens`
- * has no budget to go to, so it picks the effort whose budget (THINKING_BUDGETS) it fits; no reasoning
- * parameter leaves the model's own default effort. Turning thinking off uses the model's own way, and on
- * a model that cannot stop (Opus 5.5, Fable) becomes the lowest effort. Thinking text is asked for
- * (`display: "summarized"`) unless the client excludes reasoning, since these models omit it by default.
+ * Adaptive models (Opus/Sonnet 4.6, Opus 4.7+, Claude 5): `output_config.effort` steers thinking.
+ * `reasoning.max_tokens` has no budget to go to, so it picks the effort whose budget (THINKING_BUDGETS) it
+ * fits; no reasoning parameter leaves the model's own default effort. Turning thinking off uses the model's
+ * own way, and on a model that cannot stop (Opus 5.5, Fable) becomes the lowest effort. Thinking text is
+ * asked for (`display: "summarized"`) unless the client excludes reasoning, since the 4.7+ models omit it
+ * by default. Shared with Bedrock (bedrock/convert-request.ts), which sends the same fields in
+ * additionalModelRequestFields: `replaysThinking` says whether the history carries thinking blocks, and
+ * `forcedTool` whether the request forces a tool.
  */
-function planAdaptive(req: ChatRequest, model: ResolvedModel, messages: AnthropicMessage[], toolChoice?: Record<string, unknown>): ThinkingPlan {
+export function planAdaptiveThinking(req: ChatRequest, model: ResolvedModel, replaysThinking: boolean, forcedTool: boolean): Omit<ThinkingPlan, 'toolChoice'> {
   const style = anthropicThinkingStyle(model.upstreamModel);
   const reasoning = req.reasoning ?? {};
   const requestedEffort = reasoning.effort ?? req.reasoning_effort;
-  const off = !model.supportsReasoning || reasoning.enabled === false || (reasoning.max_tokens === 0 && requestedEffort === undefined);
+  const off =
+    !model.supportsReasoning ||
+    reasoning.enabled === false ||
+    (reasoning.max_tokens === 0 && requestedEffort === undefined) ||
+    // A forced tool the model still takes, on a model that cannot think with one: the tool wins.
+    (forcedTool && style.forcedToolChoice && !style.thinksWithForcedTool && style.off !== null);
   const cap = req.max_completion_tokens ?? req.max_tokens;
-  const plan: ThinkingPlan = {
+  const plan: Omit<ThinkingPlan, 'toolChoice'> = {
     maxTokens: Math.min(model.maxOutputTokens, cap ?? ADAPTIVE_DEFAULT_MAX_TOKENS),
     sampling: style.samplingParams,
-    toolChoice: style.forcedToolChoice ? toolChoice : unforced(toolChoice),
     dropThinkingBlocks: false,
     betas: [],
   };
@@ -144,15 +151,24 @@ function planAdaptive(req: ChatRequest, model: ResolvedModel, messages: Anthropi
   if (style.displayOmittedByDefault && reasoning.exclude !== true) thinking.display = 'summarized';
   // A client that rebuilt or trimmed its history would otherwise get a 400 for every replayed block;
   // dropping the mismatched ones costs the model that reasoning, not the request.
-  if (style.preservedThinking && messages.some((message) => message.content.some(isThinkingBlock))) {
+  if (style.preservedThinking && replaysThinking) {
     thinking.block_binding = { prefix_mismatch_behavior: 'drop_block' };
     plan.betas.push(THINKING_BINDING_BETA);
   }
   plan.thinking = thinking;
+  // Models that take sampling parameters take them only while not thinking (4.6, as in budget mode).
+  plan.sampling = false;
   if (off) plan.effort = 'low';
   else if (requestedEffort !== undefined) plan.effort = adaptiveEffort(requestedEffort);
   else if (reasoning.max_tokens !== undefined && reasoning.max_tokens > 0) plan.effort = adaptiveEffort(effortForBudget(reasoning.max_tokens));
   return plan;
+}
+
+function planAdaptive(req: ChatRequest, model: ResolvedModel, messages: AnthropicMessage[], toolChoice?: Record<string, unknown>): ThinkingPlan {
+  const style = anthropicThinkingStyle(model.upstreamModel);
+  const replaysThinking = messages.some((message) => message.content.some(isThinkingBlock));
+  const plan = planAdaptiveThinking(req, model, replaysThinking, isForced(toolChoice));
+  return { ...plan, toolChoice: style.forcedToolChoice ? toolChoice : unforced(toolChoice) };
 }
 
 /** The thinking-related fields of a Messages request for this model. */

@@ -2,13 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { anthropicThinkingStyle } from './thinking-style';
 
 describe('anthropicThinkingStyle', () => {
-  it('keeps budgeted thinking and sampling for Claude 4.6 and earlier, and for names it cannot read', () => {
-    for (const name of ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-sonnet-4-5-20250929', 'claude-opus-4-1', 'claude-sonnet-4-6', 'claude-3-7-sonnet-latest', 'my-proxy-model']) {
+  it('keeps budgeted thinking and sampling for Claude 4.5 and earlier, and for names it cannot read', () => {
+    for (const name of ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-sonnet-4-5-20250929', 'claude-opus-4-1', 'claude-opus-4-5', 'claude-3-7-sonnet-latest', 'my-proxy-model']) {
       expect(anthropicThinkingStyle(name), name).toEqual({
         mode: 'budget',
         off: 'omit',
         samplingParams: true,
         forcedToolChoice: true,
+        thinksWithForcedTool: false,
+        displayOmittedByDefault: false,
+        preservedThinking: false,
+      });
+    }
+  });
+
+  it('gives Opus 4.6 and Sonnet 4.6 adaptive thinking with extended thinking\'s other rules (Anthropic and Bedrock ids alike)', () => {
+    for (const name of ['claude-opus-4-6', 'claude-sonnet-4-6', 'anthropic.claude-opus-4-6-v1', 'us.anthropic.claude-sonnet-4-6', 'claude-sonnet-4-6@20260217']) {
+      expect(anthropicThinkingStyle(name), name).toEqual({
+        mode: 'adaptive',
+        off: 'omit',
+        samplingParams: true,
+        forcedToolChoice: true,
+        thinksWithForcedTool: false,
         displayOmittedByDefault: false,
         preservedThinking: false,
       });

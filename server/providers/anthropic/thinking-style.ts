@@ -8,9 +8,10 @@
 
 export interface AnthropicThinkingStyle {
   /**
-   * 'budget': `thinking: {type: "enabled", budget_tokens}`, off when the field is absent (Claude ≤ 4.6).
-   * 'adaptive': `thinking: {type: "adaptive"}` with `output_config.effort`; manual budgets answer 400
-   * (Opus 4.7 and later, every Claude 5 model).
+   * 'budget': `thinking: {type: "enabled", budget_tokens}`, off when the field is absent (Claude ≤ 4.5).
+   * 'adaptive': `thinking: {type: "adaptive"}` with `output_config.effort`: Opus 4.6 and Sonnet 4.6 (where
+   * budgets still work but are deprecated), and Opus 4.7 and later, every Claude 5 model (where manual
+   * budgets answer 400).
    */
   mode: 'budget' | 'adaptive';
   /**
@@ -19,7 +20,10 @@ export interface AnthropicThinkingStyle {
    * to "disabled"), or null when it always thinks (Opus 5.5, Fable). Unused in budget mode.
    */
   off: 'omit' | 'disabled' | 'between_tools' | null;
-  /** False when non-default temperature/top_p/top_k answer 400 (Opus 4.7 and later, Claude 5). */
+  /**
+   * False when non-default temperature/top_p/top_k answer 400 (Opus 4.7 and later, Claude 5). True: taken
+   * while thinking is off (thinking itself refuses them, as in budget mode).
+   */
   samplingParams: boolean;
   /**
    * False when tool_choice {type: "any"} or {type: "tool"} answers 400 whatever the thinking setting
@@ -27,6 +31,11 @@ export interface AnthropicThinkingStyle {
    * mode refuses it only while thinking, which convert-request.ts handles by not thinking.
    */
   forcedToolChoice: boolean;
+  /**
+   * False when a forced tool must go without thinking (budget mode, and the 4.6 models, whose adaptive
+   * thinking keeps extended thinking's rules): the plan leaves thinking off for that request.
+   */
+  thinksWithForcedTool: boolean;
   /** Thinking text comes back only when asked for with `display: "summarized"` (default "omitted"). */
   displayOmittedByDefault: boolean;
   /** Replayed thinking blocks are checked against their conversation prefix (preserved thinking). */
@@ -38,11 +47,20 @@ const BUDGET: AnthropicThinkingStyle = {
   off: 'omit',
   samplingParams: true,
   forcedToolChoice: true,
+  thinksWithForcedTool: false,
   displayOmittedByDefault: false,
   preservedThinking: false,
 };
 
-const ADAPTIVE = { mode: 'adaptive', samplingParams: false, displayOmittedByDefault: true } as const;
+/**
+ * Opus 4.6 and Sonnet 4.6: adaptive thinking is the recommended way and budget_tokens is deprecated
+ * (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html, platform.claude.com
+ * "Adaptive thinking"); otherwise extended thinking's rules: off when the field is absent, sampling
+ * parameters only without thinking, summarized thinking shown by default.
+ */
+const ADAPTIVE_4_6: AnthropicThinkingStyle = { ...BUDGET, mode: 'adaptive' };
+
+const ADAPTIVE = { mode: 'adaptive', samplingParams: false, thinksWithForcedTool: true, displayOmittedByDefault: true } as const;
 
 /**
  * The thinking style of a Claude model, from names such as "claude-sonnet-4-5", "claude-opus-5-5",
@@ -66,5 +84,6 @@ export function anthropicThinkingStyle(upstreamModel: string): AnthropicThinking
   if (version >= 5) return { ...ADAPTIVE, off: 'disabled', forcedToolChoice: true, preservedThinking: false };
   // Opus 4.7/4.8: adaptive only, sampling parameters refused, thinking off unless the field is sent.
   if (version >= 4.7) return { ...ADAPTIVE, off: 'omit', forcedToolChoice: true, preservedThinking: false };
+  if (version >= 4.6 && (family === 'opus' || family === 'sonnet')) return ADAPTIVE_4_6;
   return BUDGET;
 }

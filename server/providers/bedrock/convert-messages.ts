@@ -4,13 +4,21 @@
 // A part's `cache_control` becomes a `cachePoint` block right after the part (Bedrock's prompt caching marks
 // the end of the cached prefix with its own block instead of a flag on the block).
 import { AppError } from '@/server/errors';
-import type { ChatMessage, ContentPart, FilePart, ReasoningDetail, ResolvedModel, ToolCall } from '@/server/providers/types';
+import type { ChatMessage, ChatRequest, ContentPart, FilePart, ReasoningDetail, ResolvedModel, ToolCall } from '@/server/providers/types';
 import { mergeReasoningFragments, toolCallInput } from '@/server/providers/replay-reasoning';
 
 /** The `format` stamped on reasoning_details from Bedrock: Bedrock's signatures verify only on Bedrock, not on Anthropic's API. */
 export const BEDROCK_REASONING_FORMAT = 'bedrock-anthropic-v1';
 
-export const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
+type CacheControl = NonNullable<ChatRequest['cache_control']>;
+
+/**
+ * A Converse cache point for a client's `cache_control` (API_runtime_CachePointBlock): `ttl` ("5m" or "1h")
+ * is passed when the client gave one, else Bedrock's default (5 minutes) applies.
+ */
+export function cachePoint(control: Pick<CacheControl, 'ttl'>): ContentBlock {
+  return { cachePoint: { type: 'default', ...(control.ttl ? { ttl: control.ttl } : {}) } };
+}
 
 type Json = Record<string, unknown>;
 export type ContentBlock = Json;
@@ -68,7 +76,7 @@ function convertParts(content: string | ContentPart[], model: ResolvedModel, rol
     else if (part.type === 'file') block = convertDocument(part, model, documents.count++);
     else block = convertImage(part.image_url.url, model);
     if (!block) return [];
-    return part.cache_control ? [block, CACHE_POINT] : [block];
+    return part.cache_control ? [block, cachePoint(part.cache_control)] : [block];
   });
 }
 
@@ -156,10 +164,12 @@ export function convertMessages(messages: ChatMessage[], model: ResolvedModel): 
         }
         const parts = typeof message.content === 'string' ? toolResultContent(message.content) : convertParts(message.content, model, 'tool', documents);
         // A cache point cannot sit inside a tool result: one marked part puts it right after the result.
-        const cached = parts.some(isCachePoint);
+        // The longest TTL marked inside wins (1h covers what 5m would).
+        const points = parts.filter(isCachePoint);
         const content = parts.filter((block) => !isCachePoint(block));
         const result = { toolResult: { toolUseId: message.tool_call_id, content: content.length > 0 ? content : [{ text: '(no output)' }] } };
-        append('user', cached ? [result, CACHE_POINT] : [result]);
+        const point = points.find((block) => (block.cachePoint as { ttl?: string }).ttl === '1h') ?? points[0];
+        append('user', point ? [result, point] : [result]);
         break;
       }
     }

@@ -2,10 +2,11 @@
 // Bedrock chat model (docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html).
 import { AppError } from '@/server/errors';
 import type { ChatRequest, ConvertContext, ResolvedModel, UpstreamRequest } from '@/server/providers/types';
-import { MIN_THINKING_BUDGET, planOutputTokens, THINKING_BUDGETS } from '../anthropic/plan-thinking';
+import { MIN_THINKING_BUDGET, planAdaptiveThinking, planOutputTokens, THINKING_BUDGETS } from '../anthropic/plan-thinking';
+import { anthropicThinkingStyle } from '../anthropic/thinking-style';
 import { MAX_CACHE_BREAKPOINTS } from '../anthropic/place-cache-breakpoints';
 import { refuseLogprobs } from '../refuse-logprobs';
-import { CACHE_POINT, type ContentBlock, convertMessages, type ConverseMessage, isCachePoint } from './convert-messages';
+import { cachePoint, type ContentBlock, convertMessages, type ConverseMessage, isCachePoint } from './convert-messages';
 
 /** Claude on Bedrock (`anthropic.claude-…`, `us.anthropic.claude-…`, an inference profile ARN naming it). */
 export const isClaude = (upstreamModel: string) => /anthropic\.claude|claude-/i.test(upstreamModel);
@@ -18,6 +19,51 @@ function convertToolChoice(req: ChatRequest): Record<string, unknown> | undefine
   const name = choice.function.name;
   if (!req.tools?.some((tool) => tool.function.name === name)) throw new AppError('bad_request', `tool_choice names ${name}, which is not among the tools`);
   return { tool: { name } };
+}
+
+interface ThinkingFields {
+  maxTokens: number;
+  /** Whether temperature/top_p may be sent. */
+  sampling: boolean;
+  /** additionalModelRequestFields, when thinking is configured at all. */
+  fields?: Record<string, unknown>;
+  /** Drop a forced tool choice (models that answer 400 to one). */
+  unforce: boolean;
+}
+
+/**
+ * Adaptive Claude models (Opus/Sonnet 4.6, Opus 4.7+, Claude 5; thinking-style.ts): the same plan as on
+ * Anthropic's API (plan-thinking.ts), sent as Bedrock takes the model's own fields, in
+ * additionalModelRequestFields: `thinking: {type: "adaptive"}` and `output_config: {effort}`
+ * (docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html). Anthropic's
+ * block-binding beta is not sent (Bedrock does not list it), so a replayed thinking block whose
+ * conversation changed is Bedrock's to refuse.
+ */
+function adaptiveThinking(req: ChatRequest, model: ResolvedModel, messages: ConverseMessage[], forcedTool: boolean): ThinkingFields {
+  const replaysThinking = messages.some((message) => message.content.some((block) => 'reasoningContent' in block));
+  const plan = planAdaptiveThinking(req, model, replaysThinking, forcedTool);
+  if (plan.dropThinkingBlocks) {
+    for (const message of messages) if (message.role === 'assistant' && message.content.some((b) => !('reasoningContent' in b))) message.content = message.content.filter((b) => !('reasoningContent' in b));
+  }
+  const fields: Record<string, unknown> = {};
+  if (plan.thinking) {
+    const { block_binding: _notOnBedrock, ...thinking } = plan.thinking;
+    fields.thinking = thinking;
+  }
+  if (plan.effort) fields.output_config = { effort: plan.effort };
+  return {
+    maxTokens: plan.maxTokens,
+    sampling: plan.sampling,
+    ...(Object.keys(fields).length > 0 ? { fields } : {}),
+    unforce: forcedTool && !anthropicThinkingStyle(model.upstreamModel).forcedToolChoice,
+  };
+}
+
+/** Budget-style thinking (Claude ≤ 4.5) or none (other families): `thinking: {type: "enabled", budget_tokens}`. */
+function budgetThinking(req: ChatRequest, model: ResolvedModel, messages: ConverseMessage[], forcedTool: boolean): ThinkingFields {
+  const { maxTokens, budget } = planOutputTokens(req, model, thinkingBudget(req, model, messages, forcedTool));
+  if (budget === null) return { maxTokens, sampling: true, unforce: false };
+  return { maxTokens, sampling: false, fields: { thinking: { type: 'enabled', budget_tokens: budget } }, unforce: false };
 }
 
 /** The thinking budget for Claude, or null: OpenRouter's `reasoning` / `reasoning_effort`, as on Anthropic's API (plan-thinking.ts). */
@@ -43,9 +89,9 @@ function placeCachePoints(tools: ContentBlock[] | undefined, system: ContentBloc
     });
   }
   if (count > 0 || !auto) return;
-  if (tools?.length) tools.push(CACHE_POINT);
-  if (system.length) system.push(CACHE_POINT);
-  messages.findLast((message) => message.role === 'user')?.content.push(CACHE_POINT);
+  if (tools?.length) tools.push(cachePoint(auto));
+  if (system.length) system.push(cachePoint(auto));
+  messages.findLast((message) => message.role === 'user')?.content.push(cachePoint(auto));
 }
 
 function responseFormatInstruction(format: ChatRequest['response_format']): string | null {
@@ -83,18 +129,21 @@ export function convertBody(req: ChatRequest, model: ResolvedModel): Record<stri
             inputSchema: { json: tool.function.parameters ?? { type: 'object', properties: {} } },
           },
         };
-        return tool.cache_control ? [spec, CACHE_POINT] : [spec];
+        return tool.cache_control ? [spec, cachePoint(tool.cache_control)] : [spec];
       })
     : undefined;
-  const toolChoice = useTools ? convertToolChoice(req) : undefined;
+  let toolChoice = useTools ? convertToolChoice(req) : undefined;
   const instruction = responseFormatInstruction(req.response_format);
   if (instruction) system.push({ text: instruction });
   placeCachePoints(tools, system, messages, req.cache_control);
 
-  const { maxTokens, budget } = planOutputTokens(req, model, thinkingBudget(req, model, messages, toolChoice !== undefined && !('auto' in toolChoice)));
-  const inference: Record<string, unknown> = { maxTokens };
+  const forcedTool = toolChoice !== undefined && !('auto' in toolChoice);
+  const adaptive = isClaude(model.upstreamModel) && anthropicThinkingStyle(model.upstreamModel).mode === 'adaptive';
+  const thinking = (adaptive ? adaptiveThinking : budgetThinking)(req, model, messages, forcedTool);
+  if (thinking.unforce) toolChoice = undefined; // auto over the same tools: the nearest request such a model takes
+  const inference: Record<string, unknown> = { maxTokens: thinking.maxTokens };
   // Claude refuses temperature and top_p (outside 0.95–1) with thinking on: dropped, as on Anthropic's API.
-  if (budget === null) {
+  if (thinking.sampling) {
     // Bedrock's range is 0–1 for every model family it hosts; OpenAI's is 0–2.
     if (req.temperature !== undefined) inference.temperature = Math.min(1, Math.max(0, req.temperature));
     if (req.top_p !== undefined && !(isClaude(model.upstreamModel) && req.temperature !== undefined)) inference.topP = req.top_p;
@@ -106,7 +155,7 @@ export function convertBody(req: ChatRequest, model: ResolvedModel): Record<stri
   if (system.length > 0) body.system = system;
   const declared = tools ?? historyTools(messages);
   if (declared) body.toolConfig = { tools: declared, ...(toolChoice ? { toolChoice } : {}) };
-  if (budget !== null) body.additionalModelRequestFields = { thinking: { type: 'enabled', budget_tokens: budget } };
+  if (thinking.fields) body.additionalModelRequestFields = thinking.fields;
   return body;
 }
 

@@ -18,7 +18,15 @@ export function buildVertexAdapter(entry: ProviderConfigEntry, readVar: (name: s
     ...(entry.location ? [] : [`location for provider "${entry.id}" (global or a region such as us-east5)`]),
   ];
   const source = account.ok ? createServiceAccountTokenSource(account.account) : () => Promise.reject(new Error('no usable service-account key'));
-  const adapter = createVertexAdapter({ providerId: entry.id, project: project ?? '', location: entry.location ?? 'global', tokens: createAccessTokenCache(source) });
+  const adapter = createVertexAdapter({
+    providerId: entry.id,
+    project: project ?? '',
+    location: entry.location ?? 'global',
+    explicitBaseUrl: entry.base_url !== undefined,
+    tokens: createAccessTokenCache(source),
+  });
+  // With `keys` (express-mode API keys) and no service account the provider serves Gemini on the global
+  // host; the keys make it configured (compile-provider.ts), and other models answer 503 saying why.
   return {
     adapter,
     credentials: missing.length === 0 ? { configured: true } : { configured: false, missing: missing.join('; ') },

@@ -8,7 +8,7 @@ import { convertRequest as convertAnthropicRequest } from '../anthropic/convert-
 import { convertGeminiRequest } from '../gemini/convert-request';
 import type { ChatRequest, ConvertContext, ResolvedModel } from '../types';
 import { convertVertexRequest } from './convert-request';
-import { vertexBaseUrl, vertexModelUrl, vertexPublisher } from './vertex-url';
+import { vertexApi, vertexBaseUrl, vertexModelUrl } from './vertex-url';
 
 function context(upstreamModel: string, baseUrl = vertexBaseUrl('us-east5')): ConvertContext {
   const model: ResolvedModel = { id: 'acme/m', provider: 'vertex', upstreamModel, contextLength: 200_000, maxOutputTokens: 8_192, supportsReasoning: true, supportsImages: true };
@@ -26,10 +26,11 @@ describe('vertex URLs', () => {
     const url = vertexModelUrl({ baseUrl: 'https://us-east5-aiplatform.googleapis.com/v1/', ...at, publisher: 'anthropic', model: 'claude-sonnet-4-5@20250929', action: 'rawPredict' });
     expect(url).toBe('https://us-east5-aiplatform.googleapis.com/v1/projects/acme-prod/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict');
   });
-  it('picks the publisher from the model name and refuses other partners', () => {
-    expect(vertexPublisher('claude-opus-4-1@20250805')).toBe('anthropic');
-    expect(vertexPublisher('gemini-2.5-pro')).toBe('google');
-    expect(() => vertexPublisher('llama-4-maverick-17b')).toThrow(/neither a Gemini/);
+  it('picks the API from the model name: publisher/model is Chat Completions, a bare name of another family is refused', () => {
+    expect(vertexApi('claude-opus-4-1@20250805')).toBe('claude');
+    expect(vertexApi('gemini-2.5-pro')).toBe('gemini');
+    expect(vertexApi('meta/llama-4-maverick-17b-128e-instruct-maas')).toBe('chat-completions');
+    expect(() => vertexApi('llama-4-maverick-17b')).toThrow(/publisher\/model/);
   });
 });
 

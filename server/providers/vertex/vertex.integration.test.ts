@@ -111,7 +111,7 @@ describeEachDatabase('vertex provider through the gateway', () => {
       expect(body.choices[0].message.content).toBe(
         publisher === 'anthropic' ? 'Hello! How can I help you today?' : "The capital of France is **Paris**. It is also the country's largest city.\n",
       );
-      expect(calls).toEqual([{ project: 'acme-prod', location: 'us-east5', publisher, model: upstream, action: publisher === 'anthropic' ? 'rawPredict' : 'generateContent' }]);
+      expect(calls).toEqual([{ project: 'acme-prod', location: 'us-east5', publisher, model: upstream, action: publisher === 'anthropic' ? 'rawPredict' : 'generateContent', auth: 'oauth' }]);
       expect(vertex.requests[0]!.headers.authorization).toMatch(/^Bearer ya29\.fake-/);
       expect(vertex.requests[0]!.headers).not.toHaveProperty('x-goog-api-key');
       expect(vertex.requests[0]!.headers).not.toHaveProperty('anthropic-version');
