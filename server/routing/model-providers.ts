@@ -20,3 +20,8 @@ export function modelProviders(p: { table: RoutingTable; health: KeyHealthReader
     }),
   };
 }
+
+/** The providers of the routing table, by id and name, for choosing among them (an organization's allowed providers). */
+export function listRoutingProviders(table: RoutingTable): { id: string; name: string }[] {
+  return [...table.providers.values()].map((p) => ({ id: p.id, name: p.name })).sort((a, b) => a.id.localeCompare(b.id));
+}

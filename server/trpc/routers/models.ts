@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listModels } from '@/server/catalog/list-models';
 import { toModelDto } from '@/server/catalog/models-dto';
-import { modelProviders } from '@/server/routing/model-providers';
+import { listRoutingProviders, modelProviders } from '@/server/routing/model-providers';
 import { runtimeRouting } from '@/server/routing/runtime-routing';
 import { safeString } from '@/server/validation/fields';
 import { publicProcedure, router } from '../init';
@@ -13,4 +13,6 @@ export const modelsRouter = router({
     const { routing, health, stats } = await runtimeRouting();
     return modelProviders({ table: routing.table(), health, stats, id: input.id });
   }),
+  /** Every provider of the routing table by id and name. */
+  routingProviders: publicProcedure.query(async () => listRoutingProviders((await runtimeRouting()).routing.table())),
 });
