@@ -26,6 +26,11 @@ const paths = {
   user: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 21a8 8 0 0116 0',
   mail: 'M3 6h18v12H3zM3 7l9 6 9-6',
   warning: 'M12 4l9 16H3l9-16zM12 10v4M12 17v.5',
+  shield: 'M12 3l8 3v6c0 4.5-3.4 8-8 9-4.6-1-8-4.5-8-9V6l8-3zM9 12l2 2 4-4',
+  plug: 'M9 3v5M15 3v5M6 8h12v3a6 6 0 01-12 0V8zM12 17v4',
+  webhook: 'M9 8a3 3 0 116 0c0 1.5-1 2.5-2 3l-3 5M6 14a3 3 0 102.8 4H15M18 17a3 3 0 10-1.5-5.6L13.5 7',
+  log: 'M5 4h14v16H5zM9 8h6M9 12h6M9 16h4',
+  lock: 'M6 11h12v10H6zM8 11V8a4 4 0 018 0v3M12 15v2',
 } as const;
 
 export type IconName = keyof typeof paths;
