@@ -42,7 +42,7 @@ export function MemberLimitsSection() {
       ) : shown.length === 0 ? (
         <EmptyState title="No members">Invite people on the Organization page.</EmptyState>
       ) : (
-        <Table label="Member limits">
+        <Table label="Members and their limits">
           <thead>
             <tr>
               <Th>Member</Th>
