@@ -95,7 +95,7 @@ test('an owner sets the policy and limits, provider keys, a webhook, reads the a
     await addHook.getByLabel('key.created').check();
     await addHook.getByRole('button', { name: 'Add webhook' }).click();
     const secretDialog = page.getByRole('dialog', { name: 'Save the signing secret' });
-    const secret = await secretDialog.getByLabel('Signing secret').inputValue();
+    const secret = await secretDialog.getByRole('textbox', { name: 'Signing secret' }).inputValue();
     expect(secret).toMatch(/^whsec_/);
     receiver.setSecret(hookPath, secret);
     await secretDialog.getByRole('button', { name: 'Done' }).click();

@@ -5,6 +5,7 @@ import { captureJourney, expectAccessible } from '../a11y';
 import { expect, test } from './fixtures';
 
 test('a user opens a model\'s providers and sees each one\'s health and measured latency', async ({ consolePage: page, request, apiBaseURL, apiKey }) => {
+  test.setTimeout(90_000);
   // One request through the gateway, so the OpenAI endpoint has a latency measurement.
   const res = await request.post(`${apiBaseURL}/chat/completions`, {
     headers: { authorization: `Bearer ${apiKey.key}` },
