@@ -44,8 +44,9 @@ export function ProviderKeysPage() {
       title="Provider keys"
       description={
         <>
-          Bring your own key: requests of <span className="font-medium text-foreground">{account.name}</span> routed to a provider use your key for it, billed by
-          that provider, instead of this server&apos;s. Keys are stored encrypted and never shown again.
+          Bring your own key: requests of <span className="font-medium text-foreground">{account.name}</span> routed to a provider use your key for it instead of
+          this server&apos;s, and that provider bills you for them (your balance pays only this server&apos;s fee for such requests, if it charges one). Keys are
+          stored encrypted and never shown again.
         </>
       }
       actions={
@@ -75,7 +76,7 @@ export function ProviderKeysPage() {
           <ErrorState message={errorMessage(keys.error)} onRetry={() => keys.refetch()} />
         ) : keys.data.length === 0 ? (
           <EmptyState icon={<Icon name="key" />} title="No provider keys" action={<Button onClick={() => setAdding(true)}>Add a provider key</Button>}>
-            Requests use this server&apos;s own provider keys. Add yours to be billed by the provider directly.
+            Requests use this server&apos;s own provider keys. Add yours to have the provider bill you directly.
           </EmptyState>
         ) : (
           <Table label="Provider keys">

@@ -4,6 +4,7 @@
 // the audit log listing those changes and filtering them, and single sign-on (issuer saved, domain verified
 // by its DNS TXT record). Every page passes axe in both themes and is captured at 1440 and 390 px.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { startFakeOidcIssuer } from '../../test/fake-oidc-issuer';
 import { startWebhookReceiver } from '../../test/webhook-receiver';
@@ -122,6 +123,12 @@ test('an owner sets the policy and limits, provider keys, a webhook, reads the a
   await expect(entries.getByText('webhook.create', { exact: true })).toHaveCount(0);
   await expect(entries.getByRole('listitem')).toHaveCount(2);
   await expect(entries.getByText('provider_key.set', { exact: true })).toBeVisible();
+  // The export holds the filtered entries, in the REST export's columns.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const csv = readFileSync((await (await download).path())!, 'utf8').trim().split('\r\n');
+  expect(csv[0]).toMatch(/^created_at,id,action,actor_kind,/);
+  expect(csv.slice(1).map((line) => line.split(',')[2])).toEqual(['provider_key.delete', 'provider_key.set']);
   await expectAccessible(page);
   await captureJourney(page, 'organization-audit-log');
 
@@ -139,7 +146,7 @@ test('an owner sets the policy and limits, provider keys, a webhook, reads the a
     await page.getByLabel('Email domains').fill(domain);
     await page.getByRole('button', { name: 'Set up single sign-on' }).click();
     await expect(page.getByText('Waiting for domain verification')).toBeVisible();
-    await expect(page.getByLabel('Redirect URI')).toHaveValue(`${origin}/api/auth/callback/sso-${organization.id}`);
+    await expect(page.getByRole('textbox', { name: 'Redirect URI' })).toHaveValue(`${origin}/api/auth/callback/sso-${organization.id}`);
     const domains = page.getByRole('region', { name: 'Domains' });
     await expect(domains.getByText(`_switchboard.${domain}`)).toBeVisible();
     const value = (await domains.locator('code').nth(1).textContent())!;
