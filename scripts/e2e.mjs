@@ -65,6 +65,8 @@ const env = {
   REQUEST_TIMEOUT_MS: '5000',
   // e2e/console/sso.spec.ts: its organization's issuer runs in the Playwright worker on http://127.0.0.1.
   SSO_DNS_SERVERS: fakeDns.dns, SSO_ALLOW_HTTP_ISSUERS: '1',
+  // e2e/console/organization-admin.spec.ts: its webhook receiver runs in the Playwright worker on 127.0.0.1.
+  WEBHOOK_ALLOW_PRIVATE: '1',
 };
 delete env.SKIP_DEMO;
 delete env.E2E_BASE_URL;

@@ -29,6 +29,10 @@ const paths = {
   shield: 'M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6l8-3z',
   server: 'M4 4h16v6H4zM4 14h16v6H4zM8 7h.01M8 17h.01',
   list: 'M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01',
+  plug: 'M9 3v5M15 3v5M6 8h12v3a6 6 0 01-12 0V8zM12 17v4',
+  webhook: 'M9 8a3 3 0 116 0c0 1.5-1 2.5-2 3l-3 5M6 14a3 3 0 102.8 4H15M18 17a3 3 0 10-1.5-5.6L13.5 7',
+  log: 'M5 4h14v16H5zM9 8h6M9 12h6M9 16h4',
+  lock: 'M6 11h12v10H6zM8 11V8a4 4 0 018 0v3M12 15v2',
 } as const;
 
 export type IconName = keyof typeof paths;

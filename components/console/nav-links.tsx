@@ -40,6 +40,17 @@ const groups: { label: string; items: NavItem[] }[] = [
   },
   { label: 'Monitor', items: [{ href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read-own' }] },
   {
+    // Only for roles that may act on each page (the pages and the server check again).
+    label: 'Administration',
+    items: [
+      { href: '/policy', label: 'Policy & limits', icon: 'shield', permission: 'org:update', organizationOnly: true },
+      { href: '/provider-keys', label: 'Provider keys', icon: 'plug', permission: 'provider-keys:manage' },
+      { href: '/webhooks', label: 'Webhooks & alerts', icon: 'webhook', permission: 'webhooks:manage' },
+      { href: '/audit-log', label: 'Audit log', icon: 'log', permission: 'audit:read' },
+      { href: '/sso', label: 'Single sign-on', icon: 'lock', permission: 'sso:manage', organizationOnly: true },
+    ],
+  },
+  {
     label: 'Account',
     items: [
       { href: '/organization', label: 'Organization', icon: 'organization' },

@@ -99,7 +99,10 @@ export function ModelsPage() {
                   <dd className="font-medium tabular-nums">{Number(m.pricing.input_cache_read) > 0 ? price(m.pricing.input_cache_read) : '—'}</dd>
                 </div>
               </dl>
-              <div className="mt-4 flex justify-end">
+              <div className="mt-4 flex flex-wrap justify-end gap-2">
+                <ButtonLink href={`/models/${m.id}`} variant="ghost" size="sm" aria-label={`Providers and health of ${m.id}`}>
+                  Providers &amp; health
+                </ButtonLink>
                 <ButtonLink href={`/playground?model=${encodeURIComponent(m.id)}`} variant="ghost" size="sm">
                   Try in playground →
                 </ButtonLink>

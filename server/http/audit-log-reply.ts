@@ -25,6 +25,11 @@ function csvRow(e: AuditEntryDto): Record<(typeof COLUMNS)[number], unknown> {
   };
 }
 
+/** Audit entries as CSV (the REST export's columns); the console's export builds the same file from its pages. */
+export function auditLogCsv(entries: AuditEntryDto[]): string {
+  return csvText(COLUMNS, entries.map(csvRow));
+}
+
 export function wantsCsv(request: Request, query: Pick<AuditLogQuery, 'format'>): boolean {
   if (query.format) return query.format === 'csv';
   return /(^|,)\s*text\/csv\s*(;|,|$)/i.test(request.headers.get('accept') ?? '');
@@ -43,5 +48,5 @@ export function auditLogReply(request: Request, query: AuditLogQuery, page: Audi
     headers['x-next-cursor'] = page.next_cursor;
     headers.link = `<${next.pathname}${next.search}>; rel="next"`;
   }
-  return new Response(csvText(COLUMNS, page.data.map(csvRow)), { status: 200, headers });
+  return new Response(auditLogCsv(page.data), { status: 200, headers });
 }

@@ -28,6 +28,12 @@ export class EndpointStats {
     }
   }
 
+  /** The measurements of one endpoint (by provider id and upstream model), null where none were made yet. */
+  view(providerId: string, upstreamModel: string): Stat {
+    const s = this.stats.get(`${providerId}\u0000${upstreamModel}`);
+    return { latencyMs: s?.latencyMs ?? null, tokensPerSecond: s?.tokensPerSecond ?? null };
+  }
+
   /** Lower is better: latency in ms, or minus the throughput; unmeasured = -Infinity (tried first). */
   score(e: RoutingEndpoint, by: 'latency' | 'throughput'): number {
     const s = this.stats.get(EndpointStats.keyOf(e));

@@ -18,16 +18,22 @@ export interface KeyHealthReader {
   view(ref: string): { state: KeyState };
 }
 
+/** The part of EndpointStats (endpoint-stats.ts) that views read. */
+export interface EndpointStatsReader {
+  view(providerId: string, upstreamModel: string): { latencyMs: number | null; tokensPerSecond: number | null };
+}
+
 export interface RuntimeRouting {
   routing: RoutingHandle;
   health: KeyHealthReader;
+  stats: EndpointStatsReader;
 }
 
 /** The process runtime's routing and health, once the operators' entries were first loaded. */
 export async function runtimeRouting(): Promise<RuntimeRouting> {
   const rt = processRuntime();
   await rt.routing.ready;
-  return { routing: rt.routing, health: rt.health };
+  return { routing: rt.routing, health: rt.health, stats: rt.endpointStats };
 }
 
 /** Every provider key of this server with its live state, failures and last error (GET /api/v1/admin/key-health, upstream:health). */

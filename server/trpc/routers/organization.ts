@@ -6,6 +6,7 @@ import { changeMemberRole, changeMemberRoleInput } from '@/server/organizations/
 import { deleteOrganization } from '@/server/organizations/delete-organization';
 import { getOrganization } from '@/server/organizations/get-organization';
 import { listAvailableRoles, listMembers } from '@/server/organizations/list-members';
+import { getMemberLimit, setMemberLimit, setMemberLimitInput } from '@/server/organizations/member-limit';
 import type { Permission } from '@/server/organizations/permissions';
 import { removeMembers, removeMembersInput } from '@/server/organizations/remove-members';
 import { updateOrganization, updateOrganizationInput } from '@/server/organizations/update-organization';
@@ -34,4 +35,11 @@ export const organizationRouter = router({
   removeMembers: organizationProcedure('members:read')
     .input(removeMembersInput)
     .mutation(({ ctx, input }) => removeMembers({ organizationId: ctx.access.accountId, actor: { userId: ctx.principal.userId, role: ctx.access.role }, input })),
+  /** A member's spend limit: anyone their own, usage:read-all anyone's (checked by the service). */
+  memberLimit: organizationProcedure('members:read')
+    .input(z.object({ member_id: safeString().min(1).max(100) }))
+    .query(({ ctx, input }) => getMemberLimit({ access: ctx.access, actorUserId: ctx.principal.userId, memberId: input.member_id })),
+  setMemberLimit: organizationProcedure('members:manage')
+    .input(setMemberLimitInput.extend({ member_id: safeString().min(1).max(100) }))
+    .mutation(({ ctx, input }) => setMemberLimit({ access: ctx.access, memberId: input.member_id, input: { amount_usd: input.amount_usd, reset: input.reset } })),
 });
