@@ -4,6 +4,7 @@
 export const AUDIT_ACTIONS = {
   'api_key.create': 'An API key was created (after: the key without its secret)',
   'api_key.delete': 'An API key was deleted (before: the key)',
+  'api_key.rotate': 'An API key got a new secret; the old one was revoked at once or after a grace period (before/after: hints, previous_key_expires_at)',
   'api_key.update': 'An API key was changed: name, disabled, limits, expiry, models, rate limits (before/after: the key)',
   'member.limit_update': "A member's spend limit changed (before/after: amount and reset)",
   'provider_key.set': "The account's own key for a provider (BYOK) was saved or replaced (provider and hint only)",
