@@ -8,6 +8,7 @@ import { invitesRouter } from './routers/invites';
 import { modelsRouter } from './routers/models';
 import { organizationRouter } from './routers/organization';
 import { plansRouter } from './routers/plans';
+import { profileRouter } from './routers/profile';
 import { promotionsRouter } from './routers/promotions';
 import { sessionsRouter } from './routers/sessions';
 import { usageRouter } from './routers/usage';
@@ -20,6 +21,7 @@ export const appRouter = router({
   models: modelsRouter,
   organization: organizationRouter,
   plans: plansRouter,
+  profile: profileRouter,
   promotions: promotionsRouter,
   sessions: sessionsRouter,
   usage: usageRouter,

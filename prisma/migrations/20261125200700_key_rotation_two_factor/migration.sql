@@ -5,6 +5,7 @@ ADD COLUMN     "previousKeyHash" TEXT;
 
 -- AlterTable
 ALTER TABLE "User" ADD COLUMN     "totpEnabledAt" TIMESTAMP(3),
+ADD COLUMN     "totpLastUsedStep" INTEGER,
 ADD COLUMN     "totpSecretEncrypted" TEXT;
 
 -- CreateTable
