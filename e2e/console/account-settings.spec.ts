@@ -22,6 +22,7 @@ async function signInWithPassword(page: Page, email: string, password: string) {
 }
 
 test('profile, password, two-factor sign-in with a code and a recovery code, then deleting the account', async ({ signedInPage: page, user }) => {
+  test.setTimeout(240_000); // the whole journey: five sign-ins, axe four times in two themes, screenshots
   await page.goto('/account');
   await expect(page.getByRole('heading', { level: 1, name: 'Account settings' })).toBeVisible();
 

@@ -5,6 +5,7 @@ import { expectAccessible, captureJourney } from '../a11y';
 import { expect, test } from './fixtures';
 
 test('edit, disable, enable and rotate a key from the console', async ({ consolePage: page, apiKey, request, apiBaseURL }) => {
+  test.setTimeout(180_000); // a long journey, with axe twice in two themes and screenshots at two widths
   const call = (key: string) =>
     request.post(`${apiBaseURL}/chat/completions`, {
       headers: { authorization: `Bearer ${key}` },
