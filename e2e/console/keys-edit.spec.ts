@@ -80,3 +80,14 @@ test('edit, disable, enable and rotate a key from the console', async ({ console
   await expect(page.getByText('No API keys yet')).toHaveCount(0);
   await captureJourney(page, 'keys-list-after-rotation');
 });
+
+test('after a key is created, focus moves to the new key', async ({ consolePage: page }) => {
+  await page.goto('/keys');
+  await page.getByRole('button', { name: 'Create key' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Create an API key' });
+  await form.getByLabel('Name').fill('Focus check');
+  await form.getByRole('button', { name: 'Create key' }).click();
+  const saved = page.getByRole('dialog', { name: 'Save your API key' });
+  await expect(saved.getByLabel('API key', { exact: true })).toBeFocused();
+  await expect(saved.getByLabel('API key', { exact: true })).toHaveValue(/^sk-sb-v1-/);
+});
