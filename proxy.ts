@@ -11,5 +11,8 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/console', '/overview', '/keys', '/usage', '/models', '/playground', '/organization', '/billing', '/plans', '/sessions', '/admin/:path*'],
+  matcher: [
+    '/console', '/overview', '/keys', '/usage', '/models/:path*', '/playground', '/organization', '/billing', '/plans', '/sessions', '/account',
+    '/policy', '/provider-keys', '/webhooks', '/audit-log', '/sso', '/activity', '/credit-history', '/admin/:path*',
+  ],
 };

@@ -9,6 +9,8 @@ import { findSsoForEmail } from '@/server/sso/find-sso-for-email';
 export interface SignInState {
   error?: string;
   email?: string;
+  /** The password was right and two-factor authentication is on: the form asks for a code. */
+  needsCode?: boolean;
 }
 
 /**
@@ -18,12 +20,16 @@ export interface SignInState {
 export async function signInWithPassword(_prev: SignInState, form: FormData): Promise<SignInState> {
   const email = String(form.get('email') ?? '').trim();
   const password = String(form.get('password') ?? '');
+  const code = String(form.get('code') ?? '').trim();
   const callbackUrl = safeCallbackUrl(form.get('callbackUrl'));
   if (!email || !password) return { error: 'Enter your email and password.', email };
+  if (form.has('code') && !code) return { email, needsCode: true, error: 'Enter the code from your authenticator app, or a recovery code.' };
   try {
-    await signIn('credentials', { email, password, redirect: false });
+    await signIn('credentials', { email, password, ...(code ? { code } : {}), redirect: false });
   } catch (err) {
     if (err instanceof CredentialsSignin) {
+      if (err.code === 'two_factor_required') return { email, needsCode: true };
+      if (err.code === 'invalid_code') return { email, needsCode: true, error: 'That code is not right, or it was already used. Enter the current code or an unused recovery code.' };
       return {
         email,
         error: err.code === 'rate_limited' ? 'Too many sign-in attempts. Wait a minute and try again.' : 'That email and password do not match an account.',

@@ -1,6 +1,8 @@
 'use client';
 
-// Short confirmations ("Key deleted") in a polite live region at the bottom of the screen.
+// Short confirmations ("Key deleted") in a polite live region. They stack (at most three, newest last) in
+// the bottom-right corner on wide screens, away from the forms in the content column and dialogs; on a
+// phone they sit at the top, under the header, where no form's submit button is.
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { cx } from '@/components/ui/cx';
 
@@ -15,7 +17,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={push}>
       {children}
-      <div aria-live="polite" role="status" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4">
+      <div aria-live="polite" role="status" className="pointer-events-none fixed inset-x-0 top-16 z-50 flex flex-col items-center gap-2 px-4 sm:top-auto sm:bottom-4 sm:left-auto sm:items-end">
         {toasts.map((t) => (
           <ToastItem key={t.id} toast={t} onDone={() => setToasts((list) => list.filter((x) => x.id !== t.id))} />
         ))}

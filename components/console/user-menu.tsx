@@ -36,6 +36,11 @@ export function UserMenu() {
           </div>
           <ul className="p-1.5 text-sm">
             <li>
+              <Link href="/account" onClick={() => setOpen(false)} className="flex items-center gap-3 rounded-lg px-2.5 py-2 text-foreground hover:bg-surface">
+                <Icon name="user" className="size-4 text-muted" /> Account settings
+              </Link>
+            </li>
+            <li>
               <Link href="/sessions" onClick={() => setOpen(false)} className="flex items-center gap-3 rounded-lg px-2.5 py-2 text-foreground hover:bg-surface">
                 <Icon name="sessions" className="size-4 text-muted" /> Editor &amp; CLI sessions
               </Link>

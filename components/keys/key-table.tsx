@@ -10,6 +10,8 @@ import { StatusBadge } from '@/components/console/status-badge';
 import { Table, Td, Th } from '@/components/console/table';
 import { useOptimisticRemoval } from '@/components/console/optimistic-removal';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
+import { EditKeyDialog } from './edit-key-dialog';
+import { RotateKeyDialog } from './rotate-key-dialog';
 
 type Key = RouterOutputs['apiKeys']['list'][number];
 
@@ -18,6 +20,8 @@ const RESET: Record<string, string> = { daily: 'per day', weekly: 'per week', mo
 export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { keys: Key[]; currentUserId: string; canManageAll: boolean; memberNames?: Map<string, string> }) {
   const trpc = useTRPC();
   const [confirming, setConfirming] = useState<Key | null>(null);
+  const [editing, setEditing] = useState<Key | null>(null);
+  const [rotating, setRotating] = useState<Key | null>(null);
   const listKey = trpc.apiKeys.list.queryKey();
 
   const remove = useMutation(trpc.apiKeys.delete.mutationOptions(useOptimisticRemoval<Key>(listKey, 'Key deleted. Requests with it are refused from now on.')));
@@ -47,7 +51,9 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
             return (
               <tr key={k.id}>
                 <Td>
-                  <p className="font-medium">{k.name}</p>
+                  <p className="font-medium">
+                    {k.name} {k.disabled ? <StatusBadge tone="warning">Disabled</StatusBadge> : null}
+                  </p>
                   <p className="text-xs text-muted">
                     Created {formatDate(k.created_at)}
                     {memberNames && k.user_id !== currentUserId ? ` · by ${memberNames.get(k.user_id) ?? 'a former member'}` : ''}
@@ -55,6 +61,11 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
                 </Td>
                 <Td>
                   <code className="rounded bg-surface px-1.5 py-0.5 font-mono text-xs">{k.hint}</code>
+                  {k.previous_key ? (
+                    <p className="mt-1 text-xs text-muted">
+                      Old key <code className="font-mono">{k.previous_key.hint}</code> works until {formatDate(k.previous_key.expires_at)}
+                    </p>
+                  ) : null}
                 </Td>
                 <Td className="text-right tabular-nums">
                   <p>{formatUsd(k.usage_total)}</p>
@@ -77,8 +88,25 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
                   {formatRelative(k.last_used_at, now)}
                 </Td>
                 <Td className="whitespace-nowrap">{expired ? <StatusBadge tone="danger">Expired</StatusBadge> : k.expires_at ? formatDate(k.expires_at) : <span className="text-muted">Never</span>}</Td>
-                <Td className="text-right">
+                <Td className="text-right whitespace-nowrap">
                   {mayDelete ? (
+                    <>
+                    <button
+                      type="button"
+                      onClick={() => setEditing(k)}
+                      className="rounded-md px-2 py-1.5 text-sm font-medium text-muted hover:bg-surface hover:text-foreground"
+                      aria-label={`Edit key ${k.name}`}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => setRotating(k)}
+                      className="rounded-md px-2 py-1.5 text-sm font-medium text-muted hover:bg-surface hover:text-foreground"
+                      aria-label={`Rotate key ${k.name}`}
+                    >
+                      Rotate
+                    </button>
                     <button
                       type="button"
                       onClick={() => setConfirming(k)}
@@ -87,6 +115,7 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
                     >
                       <Icon name="trash" className="size-4" />
                     </button>
+                    </>
                   ) : null}
                 </Td>
               </tr>
@@ -94,6 +123,8 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
           })}
         </tbody>
       </Table>
+      <EditKeyDialog apiKey={editing} onClose={() => setEditing(null)} />
+      <RotateKeyDialog apiKey={rotating} onClose={() => setRotating(null)} />
       <ConfirmDialog
         open={confirming !== null}
         onClose={() => setConfirming(null)}

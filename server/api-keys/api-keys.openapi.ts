@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '@/server/http/openapi/registry';
 import { createApiKeyInput } from './create-api-key';
+import { rotateApiKeyInput } from './rotate-api-key';
 import { updateApiKeyInput } from './update-api-key';
 
 export const apiKeySchema = z
@@ -22,6 +23,10 @@ export const apiKeySchema = z
     disabled_at: z.string().nullable(),
     rate_limit_rpm: z.number().int().nullable().describe('Requests per minute; null = the server default (RATE_LIMIT_RPM)'),
     rate_limit_tpm: z.number().int().nullable().describe('Tokens per minute; null = no token limit'),
+    previous_key: z
+      .object({ hint: z.string(), expires_at: z.string().describe('When the old secret stops working') })
+      .nullable()
+      .describe('After a rotation with a grace period: the old secret, still accepted until expires_at; null otherwise'),
   })
   .meta({ id: 'ApiKey' });
 
@@ -55,6 +60,19 @@ defineEndpoint({
   params: z.object({ key_id: z.string() }),
   body: updateApiKeyInput,
   response: z.object({ data: apiKeySchema }),
+  errors: [403, 404],
+});
+defineEndpoint({
+  method: 'post',
+  path: '/api-keys/{key_id}/rotate',
+  summary: 'Rotate an API key: a new secret (in this response only); the old one revoked at once or after a grace period',
+  description:
+    'The key keeps its id, settings, limits, spend window and usage; only the secret changes. grace_period_seconds 0 (the default): the old secret is refused from the very next request. ' +
+    'Otherwise both secrets work until the grace period ends (at most 30 days), sharing the key’s limits; rotating again ends an earlier grace period at once. Who may: as for PATCH.',
+  tags: ['API keys'],
+  params: z.object({ key_id: z.string() }),
+  body: rotateApiKeyInput,
+  response: z.object({ key: z.string().describe('The new secret, shown once'), data: apiKeySchema }),
   errors: [403, 404],
 });
 defineEndpoint({

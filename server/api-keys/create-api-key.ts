@@ -45,6 +45,8 @@ export const apiKeySelect = {
   disabledAt: true,
   rateLimitRpm: true,
   rateLimitTpm: true,
+  previousHint: true,
+  previousKeyExpiresAt: true,
 } as const;
 
 type ApiKeyRow = {
@@ -65,6 +67,8 @@ type ApiKeyRow = {
   disabledAt: Date | null;
   rateLimitRpm: number | null;
   rateLimitTpm: number | null;
+  previousHint: string | null;
+  previousKeyExpiresAt: Date | null;
 };
 
 /** The API key record as clients see it: never the secret, never its hash. */
@@ -88,6 +92,8 @@ export function toApiKeyDto(k: ApiKeyRow) {
     disabled_at: isoOrNull(k.disabledAt),
     rate_limit_rpm: k.rateLimitRpm,
     rate_limit_tpm: k.rateLimitTpm,
+    // After a rotation with a grace period: the old secret, still accepted until expires_at (rotate-api-key.ts).
+    previous_key: k.previousHint && k.previousKeyExpiresAt && k.previousKeyExpiresAt.getTime() > Date.now() ? { hint: k.previousHint, expires_at: k.previousKeyExpiresAt.toISOString() } : null,
   };
 }
 export type ApiKeyDto = ReturnType<typeof toApiKeyDto>;

@@ -4,6 +4,7 @@
 export const AUDIT_ACTIONS = {
   'api_key.create': 'An API key was created (after: the key without its secret)',
   'api_key.delete': 'An API key was deleted (before: the key)',
+  'api_key.rotate': 'An API key got a new secret; the old one was revoked at once or after a grace period (before/after: hints, previous_key_expires_at)',
   'api_key.update': 'An API key was changed: name, disabled, limits, expiry, models, rate limits (before/after: the key)',
   'member.limit_update': "A member's spend limit changed (before/after: amount and reset)",
   'provider_key.set': "The account's own key for a provider (BYOK) was saved or replaced (provider and hint only)",
@@ -27,6 +28,10 @@ export const AUDIT_ACTIONS = {
   'invite.revoke': 'A pending invite was revoked',
   'invite.accept': 'An invite was accepted (after: the new member)',
   'user.update': 'Profile (name, image) changed — personal account',
+  'user.password_change': 'The user changed (or set) their password; their account auth tokens were revoked — personal account',
+  'user.two_factor_enable': 'Two-factor authentication (TOTP) was turned on; recovery codes issued — personal account',
+  'user.two_factor_disable': 'Two-factor authentication was turned off (with a code) — personal account',
+  'user.sign_in_method_unlink': 'A sign-in method (GitHub, Google…) was unlinked from the user — personal account',
   'user.delete': 'The user deleted their account — personal account',
   'user.operator_grant': 'The user was made an operator (CLI user:admin) — personal account',
   'user.operator_revoke': "The user's operator flag was cleared — personal account",

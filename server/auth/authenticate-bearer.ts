@@ -64,17 +64,21 @@ interface ApiKeyRow {
 // round trip and no ORM work on the hot path. Timestamps come back as epoch milliseconds (the columns hold
 // UTC) and the credit limit as a flag, so no driver-specific date or bigint parsing is involved.
 // The key's user is joined for the suspension flag (an operator's suspend takes effect on the next request).
+// A rotated key's previous secret (previousKeyHash) finds the same row until its grace period ends
+// (rotate-api-key.ts); "keyHash" is the hash that matched, for the constant-time check.
 const API_KEY_BY_HASH = `
-  SELECT k.id, k."keyHash", k."userId", k."accountId", k."deletedAt" IS NOT NULL AS deleted, k."disabledAt" IS NOT NULL AS disabled,
+  SELECT k.id, k."matchedHash" AS "keyHash", k."userId", k."accountId", k."deletedAt" IS NOT NULL AS deleted, k."disabledAt" IS NOT NULL AS disabled,
          floor(extract(epoch FROM k."expiresAt") * 1000)::float8 AS "expiresAtMs",
          k."limitReset"::text AS "limitReset", k."allowedModels", k."creditLimitMicros" IS NOT NULL AS "hasCreditLimit",
          u."suspendedAt" IS NOT NULL AS suspended
-  FROM "ApiKey" k JOIN "User" u ON u.id = k."userId" WHERE k."keyHash" = $1`;
+  FROM (SELECT *, "keyHash" AS "matchedHash" FROM "ApiKey" WHERE "keyHash" = $1
+        UNION ALL SELECT *, "previousKeyHash" FROM "ApiKey" WHERE "previousKeyHash" = $1 AND "previousKeyExpiresAt" > $2::timestamp(3)) k
+  JOIN "User" u ON u.id = k."userId"`;
 
 async function authenticateApiKey(token: string, now: Date): Promise<Principal> {
   if (!isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) throw unauthorized('Invalid API key');
   const hash = hashSecret(token);
-  const { rows } = await (await database()).sql.query<ApiKeyRow>(API_KEY_BY_HASH, [hash], { name: 'sb_api_key_by_hash' });
+  const { rows } = await (await database()).sql.query<ApiKeyRow>(API_KEY_BY_HASH, [hash, now.toISOString()], { name: 'sb_api_key_by_hash' });
   const key = rows[0];
   if (!key || !secretsEqual(key.keyHash, hash) || key.deleted) throw unauthorized('Invalid API key');
   if (key.expiresAtMs !== null && Number(key.expiresAtMs) <= now.getTime()) throw unauthorized('This API key has expired');

@@ -24,6 +24,16 @@ export class ThrottledSignIn extends CredentialsSignin {
   code = 'rate_limited';
 }
 
+/** Right password, two-factor on, no code sent: the form asks for the code (verify-credentials.ts). */
+export class TwoFactorRequired extends CredentialsSignin {
+  code = 'two_factor_required';
+}
+
+/** Right password, wrong (or already used) second-factor code. */
+export class InvalidTwoFactorCode extends CredentialsSignin {
+  code = 'invalid_code';
+}
+
 export type OAuthProviderId = 'github' | 'google';
 
 /** OAuth providers with both an id and a secret configured, in display order. */
@@ -72,12 +82,14 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
   const e = env();
   const providers: NextAuthConfig['providers'] = [
     Credentials({
-      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' }, code: { label: 'Two-factor code', type: 'text' } },
       async authorize(credentials, request) {
         try {
-          return await verifyCredentials({ email: credentials?.email, password: credentials?.password, ip: clientIp(request.headers) });
+          return await verifyCredentials({ email: credentials?.email, password: credentials?.password, code: credentials?.code, ip: clientIp(request.headers) });
         } catch (err) {
           if (isAppError(err) && err.code === 'rate_limited') throw new ThrottledSignIn();
+          if (isAppError(err) && err.metadata.reason === 'two_factor_required') throw new TwoFactorRequired();
+          if (isAppError(err) && err.metadata.reason === 'invalid_code') throw new InvalidTwoFactorCode();
           throw err;
         }
       },

@@ -50,7 +50,9 @@ const DEFAULT_TTL_MS = 15 * 60_000;
 // The rules, once:
 //   - An API key is found by its hash (authenticating it) or by its id (the key of a principal authenticated
 //     before); either way it must exist, not be deleted, expired or disabled, and allow the model. No key:
-//     the account alone.
+//     the account alone. A rotated key's previous secret finds the same row (previousKeyHash, a second unique
+//     index probe in the same statement) until its grace period ends (rotate-api-key.ts); the hash that
+//     matched is returned as "keyHash" for the caller's constant-time check.
 //   - Organization policy (Organization.settings), for every key and token acting for the organization:
 //     `allowed_models` (non-empty: the model or one of its aliases must be listed) and `allowed_providers`
 //     (non-empty: only the candidate endpoints of those providers count; none left → refused).
@@ -83,7 +85,7 @@ const RESERVE_SQL = `
     SELECT * FROM jsonb_to_recordset($1::jsonb)
       AS x(ord int, h text, kid text, acct text, uid text, tok text, model text, al text[], provider text, g text, amount bigint, cands jsonb, rid text, exp timestamp(3))
   ), req0 AS MATERIALIZED (
-    SELECT i.*, k.id, k."keyHash", COALESCE(i.uid, k."userId") AS "userId", COALESCE(i.acct, k."accountId") AS "accountId",
+    SELECT i.*, k.id, k."matchedHash" AS "keyHash", COALESCE(i.uid, k."userId") AS "userId", COALESCE(i.acct, k."accountId") AS "accountId",
            k."deletedAt" IS NOT NULL AS deleted, (k."expiresAt" IS NOT NULL AND k."expiresAt" <= $2::timestamp(3)) AS expired,
            k."disabledAt" IS NOT NULL AS disabled, k."rateLimitRpm", k."rateLimitTpm",
            EXISTS (SELECT 1 FROM "User" u WHERE u.id = COALESCE(i.uid, k."userId") AND u."suspendedAt" IS NOT NULL) AS suspended,
@@ -91,7 +93,9 @@ const RESERVE_SQL = `
            (k.id IS NULL OR cardinality(k."allowedModels") = 0 OR i.model = ANY (k."allowedModels") OR i.al && k."allowedModels") AS "modelAllowed",
            ${windowStart('k."limitReset"::text')} AS "windowStart"
     FROM input i LEFT JOIN LATERAL (
-      SELECT * FROM "ApiKey" WHERE "keyHash" = i.h UNION ALL SELECT * FROM "ApiKey" WHERE id = i.kid
+      SELECT *, "keyHash" AS "matchedHash" FROM "ApiKey" WHERE "keyHash" = i.h
+      UNION ALL SELECT *, "previousKeyHash" FROM "ApiKey" WHERE "previousKeyHash" = i.h AND "previousKeyExpiresAt" > $2::timestamp(3)
+      UNION ALL SELECT *, "keyHash" FROM "ApiKey" WHERE id = i.kid
     ) k ON true
   ), req AS MATERIALIZED (
     SELECT r.*, m.id AS "membershipId", ${windowStart('m."limitReset"::text')} AS "memberWindowStart",

@@ -10,6 +10,7 @@ import { invitesRouter } from './routers/invites';
 import { modelsRouter } from './routers/models';
 import { organizationRouter } from './routers/organization';
 import { plansRouter } from './routers/plans';
+import { profileRouter } from './routers/profile';
 import { promotionsRouter } from './routers/promotions';
 import { providerKeysRouter } from './routers/provider-keys';
 import { sessionsRouter } from './routers/sessions';
@@ -27,6 +28,7 @@ export const appRouter = router({
   models: modelsRouter,
   organization: organizationRouter,
   plans: plansRouter,
+  profile: profileRouter,
   promotions: promotionsRouter,
   providerKeys: providerKeysRouter,
   sessions: sessionsRouter,

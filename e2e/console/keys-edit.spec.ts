@@ -1,0 +1,93 @@
+// Editing a key in the console (name, limits, rate limits), disabling it (the next request is 403) and
+// enabling it again (200), and rotating it with a grace period: the new key is shown once and focused, both
+// secrets work during the grace period, and a second rotation with "revoke now" refuses the replaced one.
+import { expectAccessible, captureJourney } from '../a11y';
+import { expect, test } from './fixtures';
+
+test('edit, disable, enable and rotate a key from the console', async ({ consolePage: page, apiKey, request, apiBaseURL }) => {
+  test.setTimeout(180_000); // a long journey, with axe twice in two themes and screenshots at two widths
+  const call = (key: string) =>
+    request.post(`${apiBaseURL}/chat/completions`, {
+      headers: { authorization: `Bearer ${key}` },
+      data: { model: 'switchboard/echo', stream: false, messages: [{ role: 'user', content: 'hello' }] },
+    });
+  expect((await call(apiKey.key)).status()).toBe(200);
+
+  await page.goto('/keys');
+  let row = page.getByRole('row', { name: new RegExp(apiKey.name) });
+  await row.getByRole('button', { name: `Edit key ${apiKey.name}` }).click();
+  let dialog = page.getByRole('dialog', { name: 'Edit API key' });
+  await expect(dialog.getByLabel('Name')).toBeFocused();
+  await dialog.getByLabel('Name').fill('Renamed key');
+  await dialog.getByLabel('Spend limit').fill('5');
+  await dialog.getByLabel('Limit resets').selectOption('daily');
+  await dialog.getByLabel('Requests per minute').fill('120');
+  await expectAccessible(page);
+  await captureJourney(page, 'keys-edit-dialog');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Key updated.')).toBeVisible();
+  row = page.getByRole('row', { name: /Renamed key/ });
+  await expect(row).toContainText('of $5.00 per day');
+
+  // Disable: the very next request is refused with 403.
+  await row.getByRole('button', { name: 'Edit key Renamed key' }).click();
+  dialog = page.getByRole('dialog', { name: 'Edit API key' });
+  await dialog.getByLabel('Enabled').uncheck();
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Key disabled.')).toBeVisible();
+  await expect(row).toContainText('Disabled');
+  const refused = await call(apiKey.key);
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.metadata.reason).toBe('key_disabled');
+
+  // Enable again: 200.
+  await row.getByRole('button', { name: 'Edit key Renamed key' }).click();
+  dialog = page.getByRole('dialog', { name: 'Edit API key' });
+  await dialog.getByLabel('Enabled').check();
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Key enabled.')).toBeVisible();
+  await expect(row).not.toContainText('Disabled');
+  expect((await call(apiKey.key)).status()).toBe(200);
+
+  // Rotate with a one-hour grace period: the new key is shown once, focused; both secrets work.
+  await row.getByRole('button', { name: 'Rotate key Renamed key' }).click();
+  dialog = page.getByRole('dialog', { name: 'Rotate API key' });
+  await dialog.getByLabel('The old key').selectOption({ label: 'Keep it working for 1 hour' });
+  await dialog.getByRole('button', { name: 'Rotate key' }).click();
+  dialog = page.getByRole('dialog', { name: 'Save your new API key' });
+  const secret = dialog.getByLabel('API key', { exact: true });
+  await expect(secret).toBeFocused();
+  const rotatedKey = await secret.inputValue();
+  expect(rotatedKey).toMatch(/^sk-sb-v1-/);
+  await expect(dialog).toContainText('keeps working until');
+  await expectAccessible(page);
+  await captureJourney(page, 'keys-rotated');
+  await dialog.getByRole('button', { name: "I've saved my key" }).click();
+  await expect(row).toContainText('Old key');
+  expect((await call(apiKey.key)).status()).toBe(200);
+  expect((await call(rotatedKey)).status()).toBe(200);
+
+  // Rotate again, revoking at once: the key it replaces is refused on the next request.
+  await row.getByRole('button', { name: 'Rotate key Renamed key' }).click();
+  await page.getByRole('dialog', { name: 'Rotate API key' }).getByRole('button', { name: 'Rotate key' }).click();
+  dialog = page.getByRole('dialog', { name: 'Save your new API key' });
+  const newest = await dialog.getByLabel('API key', { exact: true }).inputValue();
+  await expect(dialog).toContainText('The old key no longer works');
+  await dialog.getByRole('button', { name: "I've saved my key" }).click();
+  expect((await call(rotatedKey)).status()).toBe(401);
+  expect((await call(apiKey.key)).status()).toBe(401);
+  expect((await call(newest)).status()).toBe(200);
+  await expect(page.getByText('No API keys yet')).toHaveCount(0);
+  await captureJourney(page, 'keys-list-after-rotation');
+});
+
+test('after a key is created, focus moves to the new key', async ({ consolePage: page }) => {
+  await page.goto('/keys');
+  await page.getByRole('button', { name: 'Create key' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Create an API key' });
+  await form.getByLabel('Name').fill('Focus check');
+  await form.getByRole('button', { name: 'Create key' }).click();
+  const saved = page.getByRole('dialog', { name: 'Save your API key' });
+  await expect(saved.getByLabel('API key', { exact: true })).toBeFocused();
+  await expect(saved.getByLabel('API key', { exact: true })).toHaveValue(/^sk-sb-v1-/);
+});
