@@ -15,6 +15,8 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   forbidOnly: Boolean(process.env.CI),
   fullyParallel: true,
+  // Playwright's default is half the cores (1 here); the browser mostly waits on the server, so two share 2 cores.
+  workers: 2,
   // No retries: a flaky test is a bug to fix, not a pass to count.
   retries: 0,
   timeout: 30_000,

@@ -19,6 +19,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker per core minus one: ONE on a 2-core CI machine. Test files are isolated
+    // (each makes its own databases and servers) and mostly wait on PostgreSQL, PGlite's thread or a socket,
+    // so two run side by side on two cores.
+    maxWorkers: 2,
     globalSetup: ['test/global-setup.ts'],
   },
 });
