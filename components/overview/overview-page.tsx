@@ -59,7 +59,8 @@ export function OverviewPage() {
             label="Spend per day this month"
             labels={metrics.data.series.map((s) => dayLabel(s.bucket))}
             series={[{ name: 'Spend', swatch: 'fill-accent', values: metrics.data.series.map((s) => s.spend) }]}
-            formatY={(v) => (v >= 1 || v === 0 ? `$${formatCompact(v)}` : formatUsd(v))}
+            formatY={formatUsd}
+            unit="usd"
           />
         )}
       </Section>
