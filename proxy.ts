@@ -11,5 +11,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/console', '/overview', '/keys', '/usage', '/models', '/playground', '/organization', '/billing', '/plans', '/sessions'],
+  matcher: ['/console', '/overview', '/keys', '/usage', '/activity', '/models', '/playground', '/organization', '/billing', '/plans', '/sessions'],
 };

@@ -101,7 +101,8 @@ describeEachDatabase('chat completions: refused requests are recorded, never cha
       expect(res.status).toBe(503);
       await h.runtime.settlements.flush();
       expect(await spendState(u)).toEqual(before);
-      const rows = await (await db()).usageRecord.findMany({ where: { accountId: u.user.personal_account_id }, orderBy: { createdAt: 'asc' } });
+      // By status: a settlement's record is stamped when written, a refusal's when it was answered.
+      const rows = await (await db()).usageRecord.findMany({ where: { accountId: u.user.personal_account_id }, orderBy: { status: 'asc' } });
       expect(rows.map((r) => [r.status, r.httpStatus, r.costMicros])).toEqual([
         ['ERROR', 429, 0n],
         ['REFUSED', 503, 0n],
