@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { BarChart } from '@/components/charts/bar-chart';
 import { useConsoleSession } from '@/components/console/console-session';
 import { errorMessage } from '@/components/console/errors';
-import { formatCompact, formatInteger, formatUsd } from '@/components/console/format';
+import { formatInteger, formatUsd } from '@/components/console/format';
 import { PageHeader, Section } from '@/components/console/page-header';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
 import { useTRPC } from '@/components/console/trpc';
