@@ -4,7 +4,7 @@
 // line, usage one line per UTC day, and the balance after each line (ledger/get-credit-history.ts).
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { errorMessage } from '@/components/console/errors';
-import { formatDate, formatDateTime, formatUsd } from '@/components/console/format';
+import { formatDate, formatDateTime } from '@/components/console/format';
 import { Section } from '@/components/console/page-header';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
 import { Table, Td, Th } from '@/components/console/table';
@@ -12,7 +12,12 @@ import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 
-const signedUsd = (v: number) => (v > 0 ? `+${formatUsd(v)}` : formatUsd(v));
+/** Exact to the micro-dollar, cents at least: a balance after $0.000015 of usage is $9.999985, not "$10.00". */
+export function formatUsdExact(v: number): string {
+  const digits = Math.min(6, Math.max(2, v.toFixed(6).replace(/0+$/, '').split('.')[1]?.length ?? 0));
+  return `${v < 0 ? '-' : ''}$${Math.abs(v).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+}
+const signedUsd = (v: number) => (v > 0 ? `+${formatUsdExact(v)}` : formatUsdExact(v));
 
 export function CreditHistory() {
   const trpc = useTRPC();
@@ -46,7 +51,7 @@ export function CreditHistory() {
                     {l.note ? <span className="block max-w-72 truncate text-xs text-muted" title={l.note}>{l.note}</span> : null}
                   </Td>
                   <Td className={cx('text-right whitespace-nowrap tabular-nums', l.amount > 0 ? 'text-emerald-700 dark:text-emerald-300' : '')}>{signedUsd(l.amount)}</Td>
-                  <Td className="text-right font-medium whitespace-nowrap tabular-nums">{formatUsd(l.balance)}</Td>
+                  <Td className="text-right font-medium whitespace-nowrap tabular-nums">{formatUsdExact(l.balance)}</Td>
                 </tr>
               ))}
             </tbody>
