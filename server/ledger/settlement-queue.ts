@@ -140,9 +140,14 @@ export class SettlementQueue {
     return Math.max(0, soonest - Date.now());
   }
 
-  private async writeRefusals(): Promise<void> {
-    const taken = this.refusals;
-    this.refusals = [];
+  /**
+   * Writes the queued refusal records: the fresh ones (queued since the last write), or with `retries` also
+   * those that failed before (a later flush, so a database blip is not retried in a tight loop).
+   */
+  private async writeRefusals(retries: boolean): Promise<void> {
+    const taken = retries ? this.refusals : this.refusals.filter((r) => r.attempts === 0);
+    if (taken.length === 0) return;
+    this.refusals = retries ? [] : this.refusals.filter((r) => r.attempts > 0);
     let failed: RefusalRecord[];
     try {
       failed = await writeRefusalRecords(taken.map((r) => r.record));
@@ -156,7 +161,7 @@ export class SettlementQueue {
 
   private async writeDue(): Promise<void> {
     const prisma = await db();
-    if (this.refusals.length) await this.writeRefusals();
+    await this.writeRefusals(true);
     const failedNow = new Set<Pending>();
     for (;;) {
       const now = Date.now();
@@ -165,7 +170,12 @@ export class SettlementQueue {
         if (batch.length === BATCH) break;
         if (!failedNow.has(p) && (this.ignoreBackoff || p.notBefore <= now)) batch.push(p);
       }
-      if (batch.length === 0) return;
+      if (batch.length === 0) {
+        // Refusals queued while this flush ran are written by it too (a caller awaiting flush() expects them).
+        if (!this.refusals.some((r) => r.attempts === 0)) return;
+        await this.writeRefusals(false);
+        continue;
+      }
       const done = new Set<Pending>();
       // Fast path: fresh items in one statement (ledger/settle-batch.ts), which holds the account's row lock
       // for milliseconds instead of a transaction's worth of round trips; what it leaves goes below.
