@@ -3,7 +3,7 @@
 // runs without a single policy violation.
 import { expect, test } from './fixtures';
 
-const CONSOLE_PAGES = ['/overview', '/keys', '/usage', '/billing', '/plans', '/organization', '/playground', '/models', '/sessions'];
+const CONSOLE_PAGES = ['/overview', '/keys', '/usage', '/activity', '/billing', '/plans', '/organization', '/playground', '/models', '/sessions'];
 
 test.describe('security headers', () => {
   test('every page carries them, and nothing on any page violates the policy', async ({ signedInPage: page }) => {
