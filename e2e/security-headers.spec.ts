@@ -7,7 +7,7 @@ const CONSOLE_PAGES = ['/overview', '/keys', '/usage', '/activity', '/billing', 
 
 test.describe('security headers', () => {
   test('every page carries them, and nothing on any page violates the policy', async ({ signedInPage: page }) => {
-    test.setTimeout(120_000); // eleven pages, each until its network is idle
+    test.setTimeout(120_000); // twelve pages, each until its network is idle
     await page.addInitScript(() => {
       (window as unknown as { cspViolations: string[] }).cspViolations = [];
       document.addEventListener('securitypolicyviolation', (e) => {
