@@ -3,11 +3,11 @@
 // runs without a single policy violation.
 import { expect, test } from './fixtures';
 
-const CONSOLE_PAGES = ['/overview', '/keys', '/usage', '/billing', '/plans', '/organization', '/playground', '/models', '/sessions'];
+const CONSOLE_PAGES = ['/overview', '/keys', '/usage', '/activity', '/billing', '/plans', '/organization', '/playground', '/models', '/sessions'];
 
 test.describe('security headers', () => {
   test('every page carries them, and nothing on any page violates the policy', async ({ signedInPage: page }) => {
-    test.setTimeout(120_000); // eleven pages, each until its network is idle
+    test.setTimeout(120_000); // twelve pages, each until its network is idle
     await page.addInitScript(() => {
       (window as unknown as { cspViolations: string[] }).cspViolations = [];
       document.addEventListener('securitypolicyviolation', (e) => {

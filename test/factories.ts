@@ -58,10 +58,12 @@ export interface UsageRow {
   cacheSavingsMicros?: bigint;
   latencyMs?: number;
   ttftMs?: number | null;
-  status?: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  status?: 'SUCCESS' | 'ERROR' | 'ABORTED' | 'REFUSED';
+  httpStatus?: number | null;
   finishReason?: string | null;
   streamed?: boolean;
   errorCode?: string | null;
+  errorMessage?: string | null;
   xTitle?: string | null;
   httpReferer?: string | null;
   taskId?: string | null;
@@ -91,6 +93,8 @@ export async function insertUsage(rows: UsageRow[]): Promise<string[]> {
       finishReason: r.finishReason === undefined ? (r.status === 'ERROR' ? 'error' : 'stop') : r.finishReason,
       streamed: r.streamed ?? true,
       errorCode: r.errorCode ?? null,
+      errorMessage: r.errorMessage ?? null,
+      httpStatus: r.httpStatus ?? null,
       xTitle: r.xTitle ?? null,
       httpReferer: r.httpReferer ?? null,
       taskId: r.taskId ?? null,

@@ -1,7 +1,7 @@
 'use client';
 
 // Billing of the active account: balance, buying credits (hosted checkout, or the saved card), the saved
-// card, auto top-up, promotions and the payment history. Reading needs billing:read; acting billing:manage.
+// card, auto top-up, promotions, the credit history (the ledger with its running balance) and the payment history. Reading needs billing:read; acting billing:manage.
 import { useQuery } from '@tanstack/react-query';
 import { useConsoleSession } from '@/components/console/console-session';
 import { errorMessage } from '@/components/console/errors';
@@ -13,6 +13,7 @@ import { EmptyState, ErrorState, Skeleton } from '@/components/console/states';
 import { useTRPC } from '@/components/console/trpc';
 import { AutoTopUpSection } from './auto-top-up-section';
 import { BuyCreditsSection } from './buy-credits-section';
+import { CreditHistory } from './credit-history';
 import { PaymentHistory } from './payment-history';
 import { PaymentMethodSection } from './payment-method-section';
 import { PromotionsSection } from './promotions-section';
@@ -54,6 +55,7 @@ export function BillingPage() {
         <AutoTopUpSection hasCard={card !== null} />
       </div>
       <PromotionsSection />
+      <CreditHistory />
       <PaymentHistory />
     </div>
   );

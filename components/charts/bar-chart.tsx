@@ -1,23 +1,27 @@
 // Vertical bars per period, optionally stacked (prompt + completion tokens). Each bar has a native tooltip.
-import { ChartFrame, niceMax, PLOT_H, PLOT_W, type SeriesStyle } from './chart-frame';
+import { ChartFrame, PLOT_H, PLOT_W, type SeriesStyle } from './chart-frame';
+import { niceTicks, type AxisUnit } from './nice-ticks';
 
 export function BarChart({
   label,
   labels,
   series,
   formatY,
+  unit,
 }: {
   label: string;
   labels: string[];
   series: (SeriesStyle & { values: number[] })[];
   formatY: (v: number) => string;
+  unit: AxisUnit;
 }) {
   const totals = labels.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
-  const max = niceMax(Math.max(0, ...totals));
+  const ticks = niceTicks(Math.max(0, ...totals));
+  const max = ticks.max;
   const slot = PLOT_W / Math.max(1, labels.length);
   const width = Math.max(1, Math.min(slot * 0.7, 28));
   return (
-    <ChartFrame label={label} labels={labels} max={max} formatY={formatY} series={series} rows={series.map((s) => s.values)}>
+    <ChartFrame label={label} labels={labels} ticks={ticks} unit={unit} formatY={formatY} series={series} rows={series.map((s) => s.values)}>
       {labels.map((l, i) => {
         let y = PLOT_H;
         return (

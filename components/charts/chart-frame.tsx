@@ -3,6 +3,7 @@
 // hidden table so screen readers get the numbers rather than a picture.
 import type { ReactNode } from 'react';
 import { cx } from '@/components/ui/cx';
+import { formatTick, type AxisUnit, type Ticks } from './nice-ticks';
 
 export const PLOT_W = 600;
 export const PLOT_H = 160;
@@ -13,19 +14,11 @@ export interface SeriesStyle {
   swatch: string;
 }
 
-/** A y-axis maximum with round steps: 0.73 → 0.8, 1_230 → 1_500. */
-export function niceMax(max: number): number {
-  if (!(max > 0)) return 1;
-  const exp = 10 ** Math.floor(Math.log10(max));
-  const f = max / exp;
-  const nice = f <= 1 ? 1 : f <= 1.5 ? 1.5 : f <= 2 ? 2 : f <= 3 ? 3 : f <= 4 ? 4 : f <= 5 ? 5 : f <= 8 ? 8 : 10;
-  return nice * exp;
-}
-
 export function ChartFrame({
   label,
   labels,
-  max,
+  ticks: axisTicks,
+  unit,
   formatY,
   series,
   rows,
@@ -35,7 +28,11 @@ export function ChartFrame({
   /** What the chart shows, e.g. "Spend per day"; also names the data table. */
   label: string;
   labels: string[];
-  max: number;
+  /** The y axis (nice-ticks.ts): gridlines from the top down to 0. */
+  ticks: Ticks;
+  /** How the axis labels are written (each label exactly its gridline's value). */
+  unit: AxisUnit;
+  /** Exact values, for the accessible table. */
   formatY: (v: number) => string;
   series: SeriesStyle[];
   /** Values per series, for the accessible table (null = no data). */
@@ -43,7 +40,7 @@ export function ChartFrame({
   children: ReactNode;
   className?: string;
 }) {
-  const ticks = [max, max / 2, 0].map(formatY);
+  const ticks = axisTicks.values.map((v) => formatTick(v, axisTicks.step, unit));
   // At most six x labels, placed under their period and never truncated, so they fit a phone too.
   const every = Math.max(1, Math.ceil(labels.length / 6));
   // The y axis is as wide as its longest label; the x labels and legend start after it.

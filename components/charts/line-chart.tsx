@@ -1,26 +1,31 @@
 // Lines per period (latency p50/p95, cached share); gaps where a period has no data.
-import { ChartFrame, niceMax, PLOT_H, PLOT_W, type SeriesStyle } from './chart-frame';
+import { ChartFrame, PLOT_H, PLOT_W, type SeriesStyle } from './chart-frame';
+import { niceTicks, type AxisUnit } from './nice-ticks';
 
 export function LineChart({
   label,
   labels,
   series,
   formatY,
+  unit,
   max: fixedMax,
 }: {
   label: string;
   labels: string[];
   series: (SeriesStyle & { stroke: string; values: (number | null)[] })[];
   formatY: (v: number) => string;
+  unit: AxisUnit;
+  /** The axis covers at least this (a ratio chart: 1). */
   max?: number;
 }) {
   const all = series.flatMap((s) => s.values.filter((v): v is number => v !== null));
-  const max = fixedMax ?? niceMax(Math.max(0, ...all));
+  const ticks = niceTicks(fixedMax ?? Math.max(0, ...all));
+  const max = ticks.max;
   const step = PLOT_W / Math.max(1, labels.length);
   const x = (i: number) => i * step + step / 2;
   const y = (v: number) => PLOT_H - (v / max) * PLOT_H;
   return (
-    <ChartFrame label={label} labels={labels} max={max} formatY={formatY} series={series} rows={series.map((s) => s.values)}>
+    <ChartFrame label={label} labels={labels} ticks={ticks} unit={unit} formatY={formatY} series={series} rows={series.map((s) => s.values)}>
       {series.map((s) => {
         // Break the path at nulls: "M" starts a new segment.
         let d = '';

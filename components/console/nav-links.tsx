@@ -38,7 +38,13 @@ const groups: { label: string; items: NavItem[] }[] = [
       { href: '/models', label: 'Models', icon: 'models' },
     ],
   },
-  { label: 'Monitor', items: [{ href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read-own' }] },
+  {
+    label: 'Monitor',
+    items: [
+      { href: '/usage', label: 'Usage', icon: 'usage', permission: 'usage:read-own' },
+      { href: '/activity', label: 'Activity', icon: 'sessions', permission: 'usage:read-own' },
+    ],
+  },
   {
     // Only for roles that may act on each page (the pages and the server check again).
     label: 'Administration',

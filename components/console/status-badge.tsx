@@ -26,6 +26,7 @@ const PAYMENT_TONES: Record<string, Tone> = {
   success: 'success',
   error: 'danger',
   aborted: 'warning',
+  refused: 'warning',
   active: 'success',
   trialing: 'accent',
   past_due: 'danger',

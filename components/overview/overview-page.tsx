@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { BarChart } from '@/components/charts/bar-chart';
 import { useConsoleSession } from '@/components/console/console-session';
 import { errorMessage } from '@/components/console/errors';
-import { formatCompact, formatInteger, formatUsd } from '@/components/console/format';
+import { formatInteger, formatUsd } from '@/components/console/format';
 import { PageHeader, Section } from '@/components/console/page-header';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
 import { useTRPC } from '@/components/console/trpc';
@@ -59,7 +59,8 @@ export function OverviewPage() {
             label="Spend per day this month"
             labels={metrics.data.series.map((s) => dayLabel(s.bucket))}
             series={[{ name: 'Spend', swatch: 'fill-accent', values: metrics.data.series.map((s) => s.spend) }]}
-            formatY={(v) => (v >= 1 || v === 0 ? `$${formatCompact(v)}` : formatUsd(v))}
+            formatY={formatUsd}
+            unit="usd"
           />
         )}
       </Section>

@@ -7,11 +7,12 @@ import { useToast } from '@/components/console/toast';
 import { useTRPCClient } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
 import { downloadText, EXPORT_MAX_ROWS, usageCsv } from './export-csv';
-import { listInput, type UsageFilters } from './usage-filters';
+import { activityInput, listInput, type UsageFilters } from './usage-filters';
 import type { UsageRecord } from './usage-table';
 import type { useNameMaps } from './use-name-maps';
 
-export function ExportButton({ filters, from, names }: { filters: UsageFilters; from: string; names: ReturnType<typeof useNameMaps> }) {
+/** `activity`: the activity log's export (refused requests included). */
+export function ExportButton({ filters, from, names, activity = false }: { filters: UsageFilters; from: string; names: ReturnType<typeof useNameMaps>; activity?: boolean }) {
   const client = useTRPCClient();
   const toast = useToast();
   const [progress, setProgress] = useState<number | null>(null);
@@ -22,12 +23,12 @@ export function ExportButton({ filters, from, names }: { filters: UsageFilters; 
       const rows: UsageRecord[] = [];
       let cursor: string | undefined;
       do {
-        const page = await client.usage.list.query({ ...listInput(filters, from), limit: 200, cursor });
+        const page = await client.usage.list.query({ ...(activity ? activityInput(filters, from) : listInput(filters, from)), limit: 200, cursor });
         rows.push(...page.data);
         setProgress(rows.length);
         cursor = page.next_cursor ?? undefined;
       } while (cursor && rows.length < EXPORT_MAX_ROWS);
-      downloadText(`switchboard-usage-${new Date().toISOString().slice(0, 10)}.csv`, usageCsv(rows, names.keyNames, names.memberNames));
+      downloadText(`switchboard-${activity ? 'activity' : 'usage'}-${new Date().toISOString().slice(0, 10)}.csv`, usageCsv(rows, names.keyNames, names.memberNames));
       toast(`Exported ${rows.length.toLocaleString('en-US')} request${rows.length === 1 ? '' : 's'}${cursor ? ` (the first ${EXPORT_MAX_ROWS.toLocaleString('en-US')})` : ''}`);
     } catch (err) {
       toast(errorMessage(err), 'error');

@@ -42,7 +42,7 @@ const HOSTILE = ['=1+1', '+1', '-1', '-1+2', '-2+3*cmd|\' /C calc\'!A0', '@SUM(A
 describeEachDatabase('usage CSV export', () => {
   it('defuses every formula-leading text cell, "-<digit>" included, and leaves numbers alone', async () => {
     const u = await testUser('csv');
-    await insertUsage(HOSTILE.map((title, i) => ({ accountId: u.personalAccountId, userId: u.id, xTitle: title, errorCode: title, model: `openai/${i}`, promptTokens: 7 + i })));
+    await insertUsage(HOSTILE.map((title, i) => ({ accountId: u.personalAccountId, userId: u.id, xTitle: title, errorCode: title, errorMessage: title, model: `openai/${i}`, promptTokens: 7 + i })));
     const caller = createCaller({ principal: { kind: 'session', userId: u.id, accountId: u.personalAccountId }, origin: 'https://console.example' });
     const { data } = await caller.usage.list({ limit: 50 });
     const memberNames = new Map([[u.id, '=HYPERLINK("http://evil","x")']]);
@@ -51,6 +51,7 @@ describeEachDatabase('usage CSV export', () => {
     const col = (name: string) => header.indexOf(name);
     expect(rows.map((r) => r[col('app_title')]).sort()).toEqual(HOSTILE.map((t) => `'${t}`).sort());
     expect(new Set(rows.map((r) => r[col('error_code')]))).toEqual(new Set(HOSTILE.map((t) => `'${t}`)));
+    expect(new Set(rows.map((r) => r[col('error_message')]))).toEqual(new Set(HOSTILE.map((t) => `'${t}`)));
     expect(rows.every((r) => r[col('member')] === `'=HYPERLINK("http://evil","x")`)).toBe(true);
     for (const r of rows) for (const c of r) expect(c, JSON.stringify(c)).not.toMatch(/^[=+\-@\t\r]/);
     // Numeric columns are written as numbers, unquoted and unprefixed.

@@ -7,7 +7,7 @@ export const EXPORT_MAX_ROWS = 20_000;
 
 const COLUMNS = [
   'created_at', 'id', 'model', 'provider', 'status', 'finish_reason', 'api_key', 'member', 'prompt_tokens', 'completion_tokens',
-  'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'error_code', 'app_title',
+  'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'error_code', 'app_title', 'http_status', 'error_message',
 ] as const;
 
 export function usageCsv(rows: UsageRecord[], keyNames: Map<string, string>, memberNames?: Map<string, string>): string {
@@ -31,6 +31,8 @@ export function usageCsv(rows: UsageRecord[], keyNames: Map<string, string>, mem
       ttft_ms: r.ttft_ms,
       error_code: r.error?.code,
       app_title: r.app_title,
+      http_status: r.http_status,
+      error_message: r.error?.message,
     })),
   );
 }

@@ -5,17 +5,23 @@ import { useConsoleSession } from '@/components/console/console-session';
 import { SelectField } from '@/components/console/fields';
 import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
-import { DEFAULT_FILTERS, RANGES, type UsageFilters } from './usage-filters';
+import { DEFAULT_FILTERS, RANGES, STATUSES, type UsageFilters } from './usage-filters';
 import type { useNameMaps } from './use-name-maps';
 
-export function FilterBar({ filters, onChange, names }: { filters: UsageFilters; onChange: (f: UsageFilters) => void; names: ReturnType<typeof useNameMaps> }) {
+/** `withStatus`: a status filter too (the activity log). */
+export function FilterBar({ filters, onChange, names, withStatus = false }: { filters: UsageFilters; onChange: (f: UsageFilters) => void; names: ReturnType<typeof useNameMaps>; withStatus?: boolean }) {
   const trpc = useTRPC();
   const { can } = useConsoleSession();
   const models = useQuery(trpc.models.list.queryOptions());
   const set = (patch: Partial<UsageFilters>) => onChange({ ...filters, ...patch });
-  const active = filters.model || filters.apiKeyId || filters.userId;
+  const active = filters.model || filters.apiKeyId || filters.userId || filters.status;
   return (
-    <form role="search" aria-label="Filter usage" onSubmit={(e) => e.preventDefault()} className="grid gap-3 rounded-2xl border border-border bg-surface-raised p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-end">
+    <form
+      role="search"
+      aria-label={withStatus ? 'Filter activity' : 'Filter usage'}
+      onSubmit={(e) => e.preventDefault()}
+      className={`grid gap-3 rounded-2xl border border-border bg-surface-raised p-4 shadow-xs sm:grid-cols-2 lg:items-end ${withStatus ? 'lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]' : 'lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]'}`}
+    >
       <SelectField id="filter-range" label="Time range" value={filters.range} onChange={(e) => set({ range: e.target.value as UsageFilters['range'] })}>
         {RANGES.map((r) => (
           <option key={r.value} value={r.value}>
@@ -51,6 +57,16 @@ export function FilterBar({ filters, onChange, names }: { filters: UsageFilters;
       ) : (
         <div className="hidden lg:block" />
       )}
+      {withStatus ? (
+        <SelectField id="filter-status" label="Status" value={filters.status ?? ''} onChange={(e) => set({ status: e.target.value as UsageFilters['status'] })}>
+          <option value="">Every status</option>
+          {STATUSES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
       <Button variant="ghost" onClick={() => onChange({ ...DEFAULT_FILTERS, range: filters.range })} disabled={!active}>
         Clear
       </Button>

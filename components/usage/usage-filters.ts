@@ -8,11 +8,20 @@ export const RANGES = [
 
 export type RangeValue = (typeof RANGES)[number]['value'];
 
+export const STATUSES = [
+  { value: 'success', label: 'Succeeded' },
+  { value: 'error', label: 'Failed' },
+  { value: 'refused', label: 'Refused (402, 429, 403, 503…)' },
+  { value: 'aborted', label: 'Cancelled by the client' },
+] as const;
+
 export interface UsageFilters {
   range: RangeValue;
   model: string;
   apiKeyId: string;
   userId: string;
+  /** The activity log's status filter ('' = every status). */
+  status?: '' | (typeof STATUSES)[number]['value'];
 }
 
 export const DEFAULT_FILTERS: UsageFilters = { range: '7d', model: '', apiKeyId: '', userId: '' };
@@ -29,8 +38,12 @@ export function listInput(f: UsageFilters, from: string) {
     ...(f.model ? { model: f.model } : {}),
     ...(f.apiKeyId ? { api_key_id: f.apiKeyId } : {}),
     ...(f.userId ? { user_id: f.userId } : {}),
+    ...(f.status ? { status: f.status } : {}),
   };
 }
+
+/** The activity log: the usage list with the requests refused at admission too. */
+export const activityInput = (f: UsageFilters, from: string) => ({ ...listInput(f, from), include_refused: true });
 
 export function metricsInput(f: UsageFilters, from: string) {
   const r = RANGES.find((x) => x.value === f.range) ?? RANGES[1];

@@ -70,7 +70,7 @@ export function UsagePage() {
           </dl>
         )}
 
-        {metrics.isPending ? <LoadingBlock label="Loading charts" rows={6} /> : metrics.data ? <UsageCharts metrics={metrics.data} /> : null}
+        {metrics.isPending ? <LoadingBlock label="Loading charts" rows={6} /> : metrics.data ? <UsageCharts metrics={metrics.data} keyNames={names.keyNames} memberNames={names.memberNames} /> : null}
         {filters.apiKeyId ? <p className="-mt-4 text-xs text-muted">Totals and charts cover the time range, model and member; the key filter applies to the table.</p> : null}
 
         <Section title="Requests" description={list.data ? `${formatInteger(rows.length)}${list.hasNextPage ? '+' : ''} shown, newest first` : undefined}>

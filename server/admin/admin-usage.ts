@@ -44,7 +44,7 @@ export async function adminUsage(raw: unknown, now = new Date()) {
            coalesce(sum("costMicros"), 0)::bigint AS "chargedMicros",
            coalesce(sum(CASE WHEN byok THEN 0 ELSE coalesce("providerCostMicros", "costMicros" + "unbilledMicros") END), 0)::bigint AS "providerCostMicros"
     FROM "UsageRecord"
-    WHERE "createdAt" >= ${from} AND "createdAt" < ${to}
+    WHERE "createdAt" >= ${from} AND "createdAt" < ${to} AND "status" <> 'REFUSED'::"UsageStatus"
     GROUP BY 1
     ORDER BY "chargedMicros" DESC, 1 ASC`;
   const totals = { requests: 0n, promptTokens: 0n, completionTokens: 0n, chargedMicros: 0n, providerCostMicros: 0n };

@@ -25,7 +25,7 @@ export async function summarizeMemberUsage(p: { organizationId: string; query: M
   const prisma = await db();
   const rows = await prisma.usageRecord.groupBy({
     by: ['userId'],
-    where: { accountId: p.organizationId, userId: { not: null }, createdAt: { gte: from, ...(to ? { lt: to } : {}) } },
+    where: { accountId: p.organizationId, userId: { not: null }, status: { not: 'REFUSED' }, createdAt: { gte: from, ...(to ? { lt: to } : {}) } },
     _count: { _all: true },
     _sum: { costMicros: true, promptTokens: true, completionTokens: true },
   });

@@ -4,6 +4,7 @@
 // For an API key with a small body the database is asked once, after everything else (admitApiKey); a
 // refusal before that point is still reported in this order.
 import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/auth/authenticate-bearer';
+import { refusedPrincipalOf } from '@/server/auth/refused-principal';
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
 import { newGenerationId } from '@/server/http/request-id';
@@ -42,6 +43,18 @@ export interface Admission {
 }
 
 /**
+ * What admission learned before it refused, for the refusal's record (record-refusal.ts): filled in as
+ * admission goes, so it costs nothing and asks the database nothing.
+ */
+export interface AdmissionTrace {
+  principal?: Principal;
+  /** The model asked for: its id once resolved, else as the client wrote it. */
+  model?: string;
+  provider?: string;
+  streamed?: boolean;
+}
+
+/**
  * Request bodies up to this size take the one-round-trip path for API keys: read and validated before the
  * key is checked (in the same statement as the reservation). Larger or undeclared (chunked) bodies are
  * read only after authentication, as before, so an unauthenticated client cannot make us buffer much.
@@ -52,19 +65,20 @@ const EARLY_BODY_MAX = 256 * 1024;
  * @param authenticated a principal the caller already authenticated (the console's playground, signed in
  *   with a session); otherwise the Bearer credential of the request is used.
  */
-export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, authenticated?: Principal): Promise<Admission> {
+export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, authenticated?: Principal, trace: AdmissionTrace = {}): Promise<Admission> {
   const token = authenticated ? null : bearerFromHeader(authorizationHeader(t));
   if (token && isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) {
     const declared = Number(t.header('content-length'));
-    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(rt, t, format, token);
+    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(rt, t, format, token, trace);
   }
 
   const principal = authenticated ?? (await authenticateBearer(authorizationHeader(t)));
+  trace.principal = principal;
   const subject = rateLimitSubject(token, principal);
   const known = rt.rateLimiter.limitsOf(subject);
   const count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
   if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
-  const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model));
+  const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model), trace);
   keepAllowedFallbacks(principal, p.route);
 
   const generationId = newGenerationId();
@@ -119,7 +133,7 @@ function preparePrimary(rt: Runtime, route: Route): void {
  * authenticates the key, checks its allowed models and reserves (ledger/reserve-for-api-key.ts). The
  * rate limit is counted by the key's hash, which identifies it as its id does.
  */
-async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, token: string): Promise<Admission> {
+async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, token: string, trace: AdmissionTrace): Promise<Admission> {
   const keyHash = hashSecret(token);
   const subject = apiKeySubject(token);
   const known = rt.rateLimiter.limitsOf(subject);
@@ -129,11 +143,12 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   try {
     count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
     if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
-    p = await prepare(rt, t, format, (model) => void (resolved = model));
+    p = await prepare(rt, t, format, (model) => void (resolved = model), trace);
   } catch (err) {
     // Refused before the key was checked: answer in admission order all the same — 401 for a bad key
     // before anything else, then 403 for a model the key may not use before what is checked after it.
     const principal = await authenticateBearer(authorizationHeader(t));
+    trace.principal = principal;
     if (resolved) authorizeModel(principal, resolved);
     throw err;
   }
@@ -155,6 +170,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
       candidates,
       ttlMs: rt.leases.leaseMs,
     });
+    trace.principal = r.principal;
     if (!r.admitted) {
       authorizeModel(r.principal, p.model); // throws: nothing was reserved
       throw new AppError('forbidden', `This API key may not use ${p.model.id}`, { model: p.model.id });
@@ -173,6 +189,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   } catch (err) {
     rt.warmKeys.forget(keyHash);
     early?.cancel();
+    trace.principal ??= refusedPrincipalOf(err);
     throw err;
   }
 }
@@ -229,12 +246,17 @@ function tracking(t: ChatTransport): Admission['tracking'] {
 type Prepared = Pick<Admission, 'req' | 'model' | 'route'>;
 
 /** Parse (400/413/415) → resolve model (404) → authorize it (403) → capabilities (400) → endpoints (503/404) → convert (400). */
-async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, authorize: (model: RoutingModel) => void): Promise<Prepared> {
-  const req = await format.parse(await readJsonObject(t), (name) => t.header(name));
+async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, authorize: (model: RoutingModel) => void, trace: AdmissionTrace): Promise<Prepared> {
+  const raw = await readJsonObject(t);
+  if (typeof raw.model === 'string') trace.model = raw.model;
+  trace.streamed = raw.stream === true;
+  const req = await format.parse(raw, (name) => t.header(name));
 
   await rt.routing.ready; // resolved after the first load: a microtask, no I/O
   const table = rt.routing.table();
   const model = resolveModelOrThrow(table, req.model);
+  trace.model = model.id;
+  trace.provider = model.endpoints[0]?.provider.id;
   authorize(model);
   const images = hasImages(req);
   if (!model.supportsImages && images) {

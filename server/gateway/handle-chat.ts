@@ -8,7 +8,8 @@ import { newRequestId } from '@/server/http/request-id';
 import { EMPTY_USAGE } from '@/server/providers/types';
 import type { SettleInput } from '@/server/ledger/settle-generation';
 import type { Runtime } from '@/server/runtime/runtime';
-import { admit, type Admission } from './admit';
+import { admit, type Admission, type AdmissionTrace } from './admit';
+import { recordRefusal } from './record-refusal';
 import { runNonStreaming } from './run-non-streaming';
 import { runStreaming } from './run-streaming';
 import { chargeFor, type GenerationOutcome } from './outcome';
@@ -25,12 +26,15 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
   const started = performance.now();
   t.annotate?.({ request_id: requestId });
   let a: Admission;
+  const trace: AdmissionTrace = {};
   try {
-    a = await admit(rt, t, format, authenticated);
+    a = await admit(rt, t, format, authenticated, trace);
   } catch (err) {
     const { status, body, headers } = format.errorReply(err, requestId, 'admission');
     rt.metrics.refused(status);
     t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
+    // After the answer: the refusal's record is queued, never awaited.
+    recordRefusal(rt, t, trace, err, status, requestId, started);
     return;
   }
   t.annotate?.({ generation_id: a.generationId, account_id: a.principal.accountId });
@@ -96,6 +100,7 @@ export const CLIENT_CLOSED = 499;
  */
 export function journalAndSettle(rt: Runtime, input: SettleInput, httpStatus: number): void {
   const u = input.usage;
+  u.httpStatus ??= httpStatus;
   rt.metrics.generation({
     model: u.model,
     provider: u.provider,

@@ -69,8 +69,11 @@ describeEachDatabase('concurrent streaming requests through HTTP', () => {
     expect(after.totalMicros).toBeGreaterThanOrEqual(0n); // the documented bound: no overspend when usage ≤ the hold
 
     const prisma = await db();
-    const records = await prisma.usageRecord.findMany({ where: { accountId: account }, select: { id: true, costMicros: true } });
+    const records = await prisma.usageRecord.findMany({ where: { accountId: account, status: { not: 'REFUSED' } }, select: { id: true, costMicros: true } });
     expect(records.map((r) => r.id).sort()).toEqual([...ids].sort());
+    // The 402s are in the activity log, at no cost.
+    const refusals = await prisma.usageRecord.findMany({ where: { accountId: account, status: 'REFUSED' }, select: { httpStatus: true, costMicros: true } });
+    expect(refusals).toEqual(Array.from({ length: refused }, () => ({ httpStatus: 402, costMicros: 0n })));
     const byId = new Map(records.map((r) => [r.id, r.costMicros]));
     ids.forEach((id, i) => expect(byId.get(id)).toBe(costs[i]));
     const ledger = await prisma.ledgerEntry.aggregate({ where: { accountId: account }, _sum: { amountMicros: true } });

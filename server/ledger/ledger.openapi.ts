@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '@/server/http/openapi/registry';
+import { CREDIT_KINDS, creditHistoryQuery } from './get-credit-history';
 
 export const balanceSchema = z
   .object({
@@ -56,4 +57,48 @@ defineEndpoint({
   tags,
   response: z.object({ data: z.object({ total_credits: z.number().describe('USD'), total_usage: z.number().describe('USD') }) }),
   errors: [403],
+});
+
+const creditHistoryLine = z
+  .object({
+    id: z.string().describe('The ledger entry id; for a usage line usage-YYYY-MM-DD'),
+    at: z.string().describe('When (a usage line: the time of that day’s last charge)'),
+    kind: z.enum(CREDIT_KINDS),
+    label: z.string().describe('In words, e.g. "Credit purchase", "Usage: 42 charged requests"'),
+    note: z.string().nullable(),
+    day: z.string().nullable().describe('UTC day of a usage line'),
+    entries: z.number().int().describe('Charged requests in a usage line; 1 otherwise'),
+    amount: z.number().describe('USD, signed: credit added is positive, usage and refunds negative'),
+    amount_micros: z.string(),
+    balance: z.number().describe('USD balance (paid + promotional) right after this line'),
+    balance_micros: z.string(),
+    payment_id: z.string().nullable(),
+  })
+  .meta({ id: 'CreditHistoryLine' });
+const creditHistoryResponse = z.object({ data: z.array(creditHistoryLine), next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last') });
+const creditHistoryDescription =
+  'The ledger as a statement, newest first: purchases, grants and adjustments, promotions, plan credit, refunds, disputes and expiries one line each, usage one line per UTC day; ' +
+  'each with the balance right after it (the sum of every line up to it). Requests refused at admission cost nothing and do not appear.';
+
+defineEndpoint({
+  method: 'get',
+  path: '/users/{id}/credit-history',
+  summary: 'Credit history of your personal account',
+  description: `${creditHistoryDescription} \`id\` is \`me\` or your user id.`,
+  tags,
+  params: z.object({ id: z.string() }),
+  query: creditHistoryQuery,
+  response: creditHistoryResponse,
+  errors: [404],
+});
+defineEndpoint({
+  method: 'get',
+  path: '/organizations/{id}/credit-history',
+  summary: 'Credit history of an organization',
+  description: `${creditHistoryDescription} Needs billing:read (owner, admin, billing).`,
+  tags,
+  params: z.object({ id: z.string() }),
+  query: creditHistoryQuery,
+  response: creditHistoryResponse,
+  errors: [403, 404],
 });

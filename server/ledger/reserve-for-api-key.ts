@@ -6,6 +6,7 @@
 // KeyAdmissionBatcher (key-admission-batcher.ts) groups the admissions of a busy key into one statement.
 import { AppError } from '@/server/errors';
 import type { Principal } from '@/server/auth/authenticate-bearer';
+import { withRefusedPrincipal } from '@/server/auth/refused-principal';
 import { secretsEqual } from '@/server/auth/secret-token';
 import { refuseByPolicy, refuseDisabledKey, refuseReservation } from './reservation-refusals';
 import { policyOf, reserveInOneStatement, type AccountPolicy, type ReservationRequest, type ReservationRow } from './reserve';
@@ -50,10 +51,19 @@ export function interpretKeyAdmission(row: ReservationRow | undefined, input: Ke
     accountId: row.accountId,
     apiKey: { id: row.id, limitReset: row.limitReset, allowedModels: row.allowedModels ?? [], hasCreditLimit: row.hasCreditLimit },
   };
-  refuseDisabledKey(row);
-  if (!row.modelAllowed) return { admitted: false, principal };
-  refuseByPolicy(row, input.model);
-  if (!row.reservationId) return refuseReservation({ accountId: row.accountId, apiKeyId: row.id, membershipId: row.membershipId, amountMicros: BigInt(row.reservedMicros ?? input.amountMicros) }, row);
+  // Refusals from here on name the key's principal (the gateway records them on its account).
+  try {
+    refuseDisabledKey(row);
+    if (!row.modelAllowed) return { admitted: false, principal };
+    refuseByPolicy(row, input.model);
+  } catch (err) {
+    throw withRefusedPrincipal(err, principal);
+  }
+  if (!row.reservationId) {
+    return refuseReservation({ accountId: row.accountId, apiKeyId: row.id, membershipId: row.membershipId, amountMicros: BigInt(row.reservedMicros ?? input.amountMicros) }, row).catch((err: unknown) => {
+      throw withRefusedPrincipal(err, principal);
+    });
+  }
   return {
     admitted: true,
     principal,

@@ -29,7 +29,7 @@ const SETTLE_BATCH_SQL = `
       ord int, g text, a text, cost bigint, "settledMicros" bigint, lid text,
       "userId" text, "apiKeyId" text, "authTokenId" text, model text, provider text, "upstreamModel" text, "upstreamId" text,
       "providerKey" text, attempts int, "promptTokens" int, "completionTokens" int, "cachedTokens" int, "cacheWriteTokens" int, "reasoningTokens" int,
-      "cacheSavingsMicros" bigint, "unbilledMicros" bigint, byok boolean, "providerCostMicros" bigint, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean,
+      "cacheSavingsMicros" bigint, "unbilledMicros" bigint, byok boolean, "providerCostMicros" bigint, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean, "httpStatus" int,
       "errorCode" text, "errorMessage" text, "httpReferer" text, "xTitle" text, "taskId" text, "requestId" text)
   ), res AS MATERIALIZED (
     SELECT r."generationId", r."accountId", r."apiKeyId", r."membershipId", r."amountMicros", i.cost, i.ord
@@ -76,10 +76,10 @@ const SETTLE_BATCH_SQL = `
   ), usage AS (
     INSERT INTO "UsageRecord" (id, "accountId", "userId", "apiKeyId", "authTokenId", model, provider, "upstreamModel", "upstreamId", "providerKey", attempts,
       "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros", byok, "providerCostMicros",
-      "latencyMs", "ttftMs", "finishReason", status, streamed, "errorCode", "errorMessage", "httpReferer", "xTitle", "taskId", "requestId")
+      "latencyMs", "ttftMs", "finishReason", status, streamed, "httpStatus", "errorCode", "errorMessage", "httpReferer", "xTitle", "taskId", "requestId")
     SELECT i.g, i.a, i."userId", i."apiKeyId", i."authTokenId", i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts,
       i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros", COALESCE(i.byok, false), i."providerCostMicros",
-      i."latencyMs", i."ttftMs", i."finishReason", i.status::"UsageStatus", i.streamed, i."errorCode", i."errorMessage", i."httpReferer", i."xTitle", i."taskId", i."requestId"
+      i."latencyMs", i."ttftMs", i."finishReason", i.status::"UsageStatus", i.streamed, i."httpStatus", i."errorCode", i."errorMessage", i."httpReferer", i."xTitle", i."taskId", i."requestId"
     FROM done d JOIN input i ON i.g = d."generationId"
     RETURNING id
   )

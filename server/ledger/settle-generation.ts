@@ -36,6 +36,8 @@ export interface UsageFields {
   finishReason?: string | null;
   status: 'SUCCESS' | 'ERROR' | 'ABORTED';
   streamed: boolean;
+  /** The HTTP status the client got (200 once an answer or a stream started; 499 when it left first). */
+  httpStatus?: number | null;
   errorCode?: string | null;
   errorMessage?: string | null;
   httpReferer?: string | null;
@@ -181,6 +183,7 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     finishReason: u.finishReason ?? null,
     status: u.status,
     streamed: u.streamed,
+    httpStatus: u.httpStatus ?? null,
     errorCode: clip(u.errorCode, 100),
     errorMessage: clip(u.errorMessage, 1000),
     httpReferer: clip(u.httpReferer, 500),

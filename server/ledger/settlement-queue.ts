@@ -17,6 +17,7 @@ import { db } from '@/server/db';
 import { settleInTx, type SettleInput } from '@/server/ledger/settle-generation';
 import { settleBatch } from '@/server/ledger/settle-batch';
 import { maybeTriggerAutoTopUps } from '@/server/billing/maybe-trigger-auto-top-up';
+import { REFUSAL_WRITE_ATTEMPTS, writeRefusalRecords, type RefusalRecord } from './refusal-records';
 
 const BATCH = 100;
 const INTERVAL_MS = 25;
@@ -27,6 +28,10 @@ const DRAIN_DEADLINE_MS = 15_000;
 // after every batch: under load batches come every few milliseconds, and the check would cost the chat
 // path more than the settlements themselves.
 const AUTO_TOP_UP_CHECK_MS = 200;
+// Refusal records waiting to be written are capped: a client hammering a rate limit must not grow memory
+// without bound; beyond the cap new refusals are counted and not recorded.
+const MAX_PENDING_REFUSALS = 10_000;
+const REFUSAL_RETRY_MS = 1_000;
 
 interface Pending {
   input: SettleInput;
@@ -53,6 +58,8 @@ export class SettlementQueue {
   private fastPathFailures = 0;
   private readonly topUpCandidates = new Set<string>();
   private topUpTimer: NodeJS.Timeout | null = null;
+  private refusals: { record: RefusalRecord; attempts: number }[] = [];
+  private refusalsDropped = 0;
 
   /** Settlements queued and not yet committed. */
   pending(): number {
@@ -68,6 +75,19 @@ export class SettlementQueue {
     });
   }
 
+  /**
+   * Queue the record of a request refused at admission (refusal-records.ts): written with the next batch,
+   * never charged. Best effort: capped in memory, given up after a few failed writes.
+   */
+  recordRefusal(record: RefusalRecord): void {
+    if (this.refusals.length >= MAX_PENDING_REFUSALS) {
+      if (this.refusalsDropped++ % 1000 === 0) console.error(`usage flush: ${this.refusalsDropped} refusal record(s) not kept (${MAX_PENDING_REFUSALS} waiting)`);
+      return;
+    }
+    this.refusals.push({ record, attempts: 0 });
+    this.schedule(INTERVAL_MS);
+  }
+
   /** Writes every queued settlement that is due; never rejects. */
   flush(): Promise<void> {
     this.flushing ??= this.writeDue()
@@ -81,6 +101,7 @@ export class SettlementQueue {
       .finally(() => {
         this.flushing = null;
         if (this.queue.length) this.schedule(this.nextDelay());
+        else if (this.refusals.length) this.schedule(REFUSAL_RETRY_MS);
       });
     return this.flushing;
   }
@@ -90,7 +111,7 @@ export class SettlementQueue {
     this.ignoreBackoff = true;
     try {
       const deadline = Date.now() + DRAIN_DEADLINE_MS;
-      while (this.queue.length && Date.now() < deadline) {
+      while ((this.queue.length || this.refusals.length) && Date.now() < deadline) {
         await this.flush();
         if (this.queue.length) await new Promise((r) => setTimeout(r, 100));
       }
@@ -119,8 +140,28 @@ export class SettlementQueue {
     return Math.max(0, soonest - Date.now());
   }
 
+  /**
+   * Writes the queued refusal records: the fresh ones (queued since the last write), or with `retries` also
+   * those that failed before (a later flush, so a database blip is not retried in a tight loop).
+   */
+  private async writeRefusals(retries: boolean): Promise<void> {
+    const taken = retries ? this.refusals : this.refusals.filter((r) => r.attempts === 0);
+    if (taken.length === 0) return;
+    this.refusals = retries ? [] : this.refusals.filter((r) => r.attempts > 0);
+    let failed: RefusalRecord[];
+    try {
+      failed = await writeRefusalRecords(taken.map((r) => r.record));
+    } catch {
+      failed = taken.map((r) => r.record);
+    }
+    const retry = taken.filter((r) => failed.includes(r.record) && ++r.attempts < REFUSAL_WRITE_ATTEMPTS);
+    if (failed.length > retry.length) console.error(`usage flush: ${failed.length - retry.length} refusal record(s) given up after ${REFUSAL_WRITE_ATTEMPTS} attempts`);
+    this.refusals.unshift(...retry);
+  }
+
   private async writeDue(): Promise<void> {
     const prisma = await db();
+    await this.writeRefusals(true);
     const failedNow = new Set<Pending>();
     for (;;) {
       const now = Date.now();
@@ -129,7 +170,12 @@ export class SettlementQueue {
         if (batch.length === BATCH) break;
         if (!failedNow.has(p) && (this.ignoreBackoff || p.notBefore <= now)) batch.push(p);
       }
-      if (batch.length === 0) return;
+      if (batch.length === 0) {
+        // Refusals queued while this flush ran are written by it too (a caller awaiting flush() expects them).
+        if (!this.refusals.some((r) => r.attempts === 0)) return;
+        await this.writeRefusals(false);
+        continue;
+      }
       const done = new Set<Pending>();
       // Fast path: fresh items in one statement (ledger/settle-batch.ts), which holds the account's row lock
       // for milliseconds instead of a transaction's worth of round trips; what it leaves goes below.

@@ -1,5 +1,5 @@
 // Usage metrics of an account: totals, a gap-free time series (hour or UTC day buckets) and a per-model
-// breakdown, each computed by the database in one statement: sums and counts with GROUP BY, buckets with
+// breakdown (and per key, per member), each computed by the database in one statement: sums and counts with GROUP BY, buckets with
 // date_trunc + generate_series, latency percentiles with percentile_cont (PostgreSQL and PGlite alike).
 //   error rate      = generations with status error / all generations (client aborts are not errors)
 //   cache hit ratio = cached prompt tokens / prompt tokens
@@ -123,6 +123,8 @@ export async function getUsageMetrics(p: { scope: UsageScope; query: MetricsQuer
     SELECT "model", ${STATS} FROM "UsageRecord" WHERE ${where}
     GROUP BY "model" ORDER BY spend_micros DESC, requests DESC, "model" LIMIT ${MAX_MODELS}`;
 
+  const [keys, members] = await Promise.all([breakdown(where, Prisma.sql`"apiKeyId"`), breakdown(where, Prisma.sql`"userId"`)]);
+
   return {
     from: from.toISOString(),
     to: to.toISOString(),
@@ -131,6 +133,20 @@ export async function getUsageMetrics(p: { scope: UsageScope; query: MetricsQuer
     totals: toStats(totals),
     series: series.map((r) => ({ bucket: r.bucket.toISOString(), ...toStats(r) })),
     by_model: models.map((r) => ({ model: r.model, ...toStats(r) })),
+    // Who spent it: per API key (null: the console or an account token) and per member (null: a deleted user).
+    by_key: keys.map(({ id, ...r }) => ({ api_key_id: id, ...r })),
+    by_member: members.map(({ id, ...r }) => ({ user_id: id, ...r })),
   };
+}
+
+/** Requests, spend and tokens per value of `column` (the costliest first); lighter than STATS (no percentiles). */
+async function breakdown(where: Prisma.Sql, column: Prisma.Sql) {
+  const prisma = await db();
+  const rows = await prisma.$queryRaw<{ id: string | null; requests: number; spend_micros: bigint; tokens: bigint }[]>`
+    SELECT ${column} AS id, count(*)::int AS requests, COALESCE(sum("costMicros"), 0)::bigint AS spend_micros,
+           COALESCE(sum("promptTokens" + "completionTokens"), 0)::bigint AS tokens
+    FROM "UsageRecord" WHERE ${where}
+    GROUP BY 1 ORDER BY spend_micros DESC, requests DESC, 1 LIMIT ${MAX_MODELS}`;
+  return rows.map((r) => ({ id: r.id, requests: r.requests, spend: microsToUsd(r.spend_micros), spend_micros: r.spend_micros.toString(), total_tokens: Number(r.tokens) }));
 }
 export type UsageMetrics = Awaited<ReturnType<typeof getUsageMetrics>>;

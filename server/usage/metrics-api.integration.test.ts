@@ -21,7 +21,7 @@ describeEachDatabase('REST organization metrics', () => {
     [owner, member] = await Promise.all([createTestUser(), createTestUser()]);
     org = await createTestOrganization({ members: [{ userId: owner.user.id, role: 'OWNER' }, { userId: member.user.id, role: 'MEMBER' }] });
     const other = await createTestOrganization({ members: [{ userId: owner.user.id, role: 'OWNER' }] });
-    const mini = { accountId: org.id, userId: owner.user.id, model: 'openai/gpt-4o-mini', promptTokens: 10 };
+    const mini = { accountId: org.id, userId: owner.user.id, apiKeyId: owner.apiKeyId, model: 'openai/gpt-4o-mini', promptTokens: 10 };
     await insertUsage([
       { ...mini, createdAt: at(0, 5), latencyMs: 100, ttftMs: 10, promptTokens: 100, cachedTokens: 50, costMicros: 1_000n, cacheSavingsMicros: 20n },
       { ...mini, createdAt: at(0, 30), latencyMs: 200, ttftMs: 20, promptTokens: 100, costMicros: 1_000n },
@@ -30,6 +30,8 @@ describeEachDatabase('REST organization metrics', () => {
       { ...mini, createdAt: at(2, 3), latencyMs: 5_000, ttftMs: 4_000, status: 'ERROR', errorCode: 'server_error', costMicros: 0n },
       { accountId: org.id, userId: member.user.id, model: 'anthropic/claude-haiku-4.5', promptTokens: 10, createdAt: at(3, 59), latencyMs: 1_000, ttftMs: 110, costMicros: 3_000n },
       { accountId: org.id, userId: member.user.id, model: 'anthropic/claude-haiku-4.5', promptTokens: 10, createdAt: at(3, 10), latencyMs: 50, ttftMs: null, status: 'ABORTED', costMicros: 0n },
+      // refused at admission: never counted by the metrics
+      { accountId: org.id, userId: member.user.id, model: 'openai/gpt-4o-mini', createdAt: at(1, 0), status: 'REFUSED', httpStatus: 402, errorCode: 'payment_required', costMicros: 0n, promptTokens: 0, completionTokens: 0 },
       // outside the range, and another organization's
       { ...mini, createdAt: at(4), costMicros: 99_000n },
       { ...mini, accountId: other.id, createdAt: at(1), costMicros: 99_000n },
@@ -80,6 +82,15 @@ describeEachDatabase('REST organization metrics', () => {
     expect(body.by_model.map((m: any) => m.model)).toEqual(['openai/gpt-4o-mini', 'anthropic/claude-haiku-4.5']);
     expect(mini).toMatchObject({ requests: 5, errors: 1, error_rate: 0.2, latency_ms: { p50: 250, p95: 385 }, ttft_ms: { p50: 20, p95: 29 } });
     expect(haiku).toMatchObject({ requests: 2, errors: 0, aborted: 1, latency_ms: { p50: 1000, p95: 1000 }, ttft_ms: { p50: 110, p95: 110 } });
+
+    expect(body.by_key.map((k: any) => [k.api_key_id, k.requests, k.spend_micros, k.total_tokens])).toEqual([
+      [owner.apiKeyId, 5, '3000', 230 + 25],
+      [null, 2, '3000', 20 + 10],
+    ]);
+    expect(body.by_member.map((m: any) => [m.user_id, m.requests, m.spend])).toEqual([
+      [owner.user.id, 5, 0.003],
+      [member.user.id, 2, 0.003],
+    ]);
 
     const daily = await get(`from=2026-03-31&to=2026-04-03&interval=day`, owner.key);
     expect(daily.body.series.map((b: any) => [b.bucket.slice(0, 10), b.requests])).toEqual([

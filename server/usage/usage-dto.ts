@@ -1,6 +1,10 @@
-// Usage records as clients see them: one row per generation (failed ones too). Money is a USD number
+// Usage records as clients see them: one row per generation (failed ones too, and requests refused at
+// admission, which the usage aggregates leave out). Money is a USD number
 // plus the exact micro-dollar amount as a string.
 import { microsToUsd } from '@/server/ledger/money';
+
+/** refused: turned away at admission (402, 429, 403, 400, 503 before any provider was called); never charged. */
+export type UsageStatusName = 'success' | 'error' | 'aborted' | 'refused';
 
 export const usageRecordSelect = {
   id: true,
@@ -17,6 +21,7 @@ export const usageRecordSelect = {
   status: true,
   finishReason: true,
   streamed: true,
+  httpStatus: true,
   promptTokens: true,
   completionTokens: true,
   cachedTokens: true,
@@ -49,9 +54,11 @@ export interface UsageRecordRow {
   upstreamId: string | null;
   providerKey: string | null;
   attempts: number;
-  status: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  status: 'SUCCESS' | 'ERROR' | 'ABORTED' | 'REFUSED';
   finishReason: string | null;
   streamed: boolean;
+  /** The HTTP status the client got; null on records older than this column. */
+  httpStatus: number | null;
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
@@ -84,7 +91,8 @@ export function toUsageRecordDto(r: UsageRecordRow) {
     api_key_id: r.apiKeyId,
     model: r.model,
     provider: r.provider,
-    status: r.status.toLowerCase() as 'success' | 'error' | 'aborted',
+    status: r.status.toLowerCase() as UsageStatusName,
+    http_status: r.httpStatus,
     finish_reason: r.finishReason,
     streamed: r.streamed,
     prompt_tokens: r.promptTokens,
@@ -127,7 +135,8 @@ export function toGenerationDto(r: UsageRecordRow) {
     api_key_id: r.apiKeyId,
     streamed: r.streamed,
     cancelled: r.status === 'ABORTED',
-    status: r.status.toLowerCase() as 'success' | 'error' | 'aborted',
+    status: r.status.toLowerCase() as UsageStatusName,
+    http_status: r.httpStatus,
     finish_reason: r.finishReason,
     tokens_prompt: r.promptTokens,
     tokens_completion: r.completionTokens,

@@ -14,7 +14,14 @@ const baseUsageQuery = z.object({
   to: instant.optional().describe('Only usage before this time (exclusive)'),
   model: safeString().min(1).max(200).optional().describe('A model id, e.g. openai/gpt-4o-mini'),
   api_key_id: safeString().min(1).max(100).optional().describe('Only generations made with this API key'),
-  status: z.enum(['success', 'error', 'aborted']).optional(),
+  status: z
+    .enum(['success', 'error', 'aborted', 'refused'])
+    .optional()
+    .describe('success, error (failed after admission, e.g. every upstream failed), aborted (the client left) or refused (turned away at admission: 402, 429, 403, 400, 503; listing only, never in aggregates)'),
+  include_refused: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .optional()
+    .describe('Listing: also return requests refused at admission (status refused, cost 0), as the activity log does. Default false; aggregates (group_by) never count them'),
   limit: z.coerce.number().int().min(1).max(USAGE_PAGE_MAX).default(50).describe(`Page size, 1–${USAGE_PAGE_MAX} (default 50)`),
   cursor: safeString().max(200).optional().describe('next_cursor of the previous page'),
   group_by: z.enum(['day', 'model']).optional().describe('Aggregate instead of listing: one row per UTC day or per model (not paginated)'),

@@ -4,7 +4,10 @@ import { generationQuery } from './get-generation';
 import { metricsQuery } from './get-usage-metrics';
 import { memberUsageQuery, organizationUsageQuery, userUsageQuery } from './usage-query';
 
-const status = z.enum(['success', 'error', 'aborted']);
+const status = z
+  .enum(['success', 'error', 'aborted', 'refused'])
+  .describe('success; error: failed after admission (e.g. every upstream failed); aborted: the client left; refused: turned away at admission (402, 429, 403, 400/404, 503 before any provider was called), never charged');
+const httpStatus = z.number().int().nullable().describe('The HTTP status the client got (200 once an answer or a stream started, 499 when the client left first); null on records made before it was kept');
 const error = z.object({ code: z.string(), message: z.string() }).nullable();
 const visibility = z.enum(['account', 'own']).describe('account: every member’s rows; own: only yours (your role lacks usage:read-all)');
 
@@ -18,6 +21,7 @@ export const usageRecordSchema = z
     model: z.string(),
     provider: z.string(),
     status,
+    http_status: httpStatus,
     finish_reason: z.string().nullable(),
     streamed: z.boolean(),
     prompt_tokens: z.number().int(),
@@ -63,7 +67,8 @@ const usageResponse = z.union([
 
 const usageDescription =
   'Newest first, `limit` rows per page (max 200) with an opaque `next_cursor`. Filters combine with AND; `from` is inclusive, `to` exclusive. ' +
-  'With `group_by=day|model` the database aggregates instead (requests, tokens, cost, cache savings per UTC day or per model; not paginated, at most 1000 groups).';
+  'Requests refused at admission (status `refused`: 402, 429, 403, 400/404, 503; cost 0) are listed only with `include_refused=true` or `status=refused`, the request log the console calls Activity. ' +
+  'With `group_by=day|model` the database aggregates instead (requests, tokens, cost, cache savings per UTC day or per model, never counting refused requests; not paginated, at most 1000 groups).';
 const tags = ['Usage'];
 
 defineEndpoint({ method: 'get', path: '/users/{id}/usages', summary: 'Your usage history (every account you used)', description: usageDescription, tags, params: z.object({ id: z.string() }), query: userUsageQuery, response: usageResponse, errors: [404] });
@@ -90,6 +95,7 @@ defineEndpoint({
   errors: [403, 404],
 });
 
+const breakdown = { requests: z.number().int(), spend: z.number().describe('USD'), spend_micros: z.string(), total_tokens: z.number().int() };
 const percentiles = z.object({ p50: z.number().int().nullable(), p95: z.number().int().nullable() });
 const stats = {
   requests: z.number().int(),
@@ -113,7 +119,7 @@ defineEndpoint({
   path: '/organizations/{id}/metrics',
   summary: 'Usage metrics of an organization',
   description:
-    'Totals, a gap-free time series (`interval` hour or UTC day; at most 744 hours or 366 days) and a per-model breakdown (top 100 by spend). ' +
+    'Totals, a gap-free time series (`interval` hour or UTC day; at most 744 hours or 366 days) and breakdowns per model, per API key and per member (top 100 by spend each). Requests refused at admission are not counted. ' +
     'Members without usage:read-all get the same figures over their own usage (`visibility: own`).',
   tags,
   params: z.object({ id: z.string() }),
@@ -126,6 +132,8 @@ defineEndpoint({
     totals: z.object(stats),
     series: z.array(z.object({ bucket: z.string().describe('Bucket start (UTC)'), ...stats })),
     by_model: z.array(z.object({ model: z.string(), ...stats })),
+    by_key: z.array(z.object({ api_key_id: z.string().nullable().describe('null: the console or an account token'), ...breakdown })).describe('Top 100 API keys by spend'),
+    by_member: z.array(z.object({ user_id: z.string().nullable().describe('null: a deleted user'), ...breakdown })).describe('Top 100 members by spend'),
   }),
   errors: [404],
 });
@@ -151,6 +159,7 @@ defineEndpoint({
       streamed: z.boolean(),
       cancelled: z.boolean(),
       status,
+      http_status: httpStatus,
       finish_reason: z.string().nullable(),
       tokens_prompt: z.number().int(),
       tokens_completion: z.number().int(),

@@ -7,6 +7,7 @@ import type { Principal } from '@/server/auth/authenticate-bearer';
 import { apiRoute, parseBody, parseQuery } from '@/server/http/api-route';
 import { authorizeOrganization, authorizeUser } from '@/server/http/authorize';
 import { publicOrigin } from '@/server/http/public-origin';
+import { creditHistoryQuery, getCreditHistory } from '@/server/ledger/get-credit-history';
 import type { Permission } from '@/server/organizations/permissions';
 import { getAutoTopUp, updateAutoTopUp } from '../auto-top-up-settings';
 import { autoTopUpInput, checkoutInput, listPaymentsQuery, purchaseInput } from '../billing-inputs';
@@ -41,6 +42,14 @@ export function listPaymentsRoute(scope: BillingScope) {
   return apiRoute<Params>(async ({ request, principal, params }) => {
     const a = await billingAccount(principal, scope, params.id!, 'billing:read');
     return listPayments({ accountId: a.accountId, query: parseQuery(request, listPaymentsQuery) });
+  });
+}
+
+/** GET …/credit-history: the ledger as a statement (ledger/get-credit-history.ts); billing:read in an organization. */
+export function creditHistoryRoute(scope: BillingScope) {
+  return apiRoute<Params>(async ({ request, principal, params }) => {
+    const a = await billingAccount(principal, scope, params.id!, 'billing:read');
+    return getCreditHistory({ accountId: a.accountId, query: parseQuery(request, creditHistoryQuery) });
   });
 }
 

@@ -11,6 +11,7 @@ import { listPayments } from '@/server/billing/list-payments';
 import { createSetupSession, getDefaultPaymentMethod } from '@/server/billing/payment-methods';
 import { purchaseCredits } from '@/server/billing/purchase-credits';
 import { getBalanceOrThrow, toBalanceDto, toMemberBalanceDto } from '@/server/ledger/balance';
+import { creditHistoryQuery, getCreditHistory } from '@/server/ledger/get-credit-history';
 import type { AccountAccess } from '@/server/organizations/assert-account-access';
 import { roleAllows } from '@/server/organizations/permissions';
 import { accountProcedure, originOf, router } from '../init';
@@ -27,6 +28,10 @@ export const billingRouter = router({
       ? { amounts: true as const, ...toBalanceDto(balance) }
       : { amounts: false as const, ...toMemberBalanceDto(balance) };
   }),
+  /** The ledger as a statement with the running balance (GET …/credit-history). */
+  creditHistory: accountProcedure('billing:read')
+    .input(creditHistoryQuery)
+    .query(({ ctx, input }) => getCreditHistory({ accountId: ctx.access.accountId, query: input })),
   paymentMethod: accountProcedure('billing:read').query(async ({ ctx }) => ({ data: await getDefaultPaymentMethod({ accountId: ctx.access.accountId }) })),
   /** A hosted page that saves a card (and makes it the default). */
   setupSession: accountProcedure('billing:manage').mutation(({ ctx }) => createSetupSession({ accountId: ctx.access.accountId, origin: originOf(ctx) })),

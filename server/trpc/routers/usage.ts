@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
 import { memberUsageSummaryInput, summarizeMemberUsage } from '@/server/console/summarize-member-usage';
+import { generationQuery, getGeneration } from '@/server/usage/get-generation';
 import { getUsageMetrics, metricsQuery } from '@/server/usage/get-usage-metrics';
 import { queryUsage, type UsageGroups, type UsagePage } from '@/server/usage/query-usage';
 import { organizationUsageQuery } from '@/server/usage/usage-query';
@@ -17,6 +18,10 @@ export const usageRouter = router({
   list: accountProcedure('usage:read-own')
     .input(listInput)
     .query(async ({ ctx, input }) => (await queryUsage({ scope: organizationUsageScope(ctx.access, ctx.principal.userId, input.user_id), query: input })) as UsagePage),
+  /** One generation's full record (the activity log's detail), within the active account; as GET /generation. */
+  generation: accountProcedure('usage:read-own')
+    .input(generationQuery)
+    .query(({ ctx, input }) => getGeneration({ userId: ctx.principal.userId, generationId: input.id, withinAccountId: ctx.access.accountId })),
   /** Aggregates per UTC day or per model, with the list's filters. */
   groups: accountProcedure('usage:read-own')
     .input(groupsInput)

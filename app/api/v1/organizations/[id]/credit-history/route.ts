@@ -1,0 +1,5 @@
+import { creditHistoryRoute } from '@/server/billing/http/billing-routes';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = creditHistoryRoute('organizations');
