@@ -1,6 +1,6 @@
 'use client';
 
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 import { useCopy } from '@/components/ui/use-copy';
@@ -18,9 +18,13 @@ export function CopyButton({ text, label, className, size = 'sm' }: { text: stri
   );
 }
 
-/** A read-only value in a monospace box with a copy button (secrets, links). */
-export function CopyField({ value, label, className }: { value: string; label: string; className?: string }) {
+/** A read-only value in a monospace box with a copy button (secrets, links); `focusOnMount` for a value just made. */
+export function CopyField({ value, label, className, focusOnMount }: { value: string; label: string; className?: string; focusOnMount?: boolean }) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusOnMount) input.current?.focus();
+  }, [focusOnMount]);
   return (
     <div className={className}>
       <label htmlFor={id} className="sr-only">
@@ -28,6 +32,7 @@ export function CopyField({ value, label, className }: { value: string; label: s
       </label>
       <div className="flex items-stretch gap-2">
         <input
+          ref={input}
           id={id}
           readOnly
           value={value}
