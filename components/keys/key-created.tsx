@@ -64,7 +64,7 @@ export function KeyCreated({ created, onDone }: { created: Created; onDone: () =
               {chosen.usability.message}
             </Notice>
           ) : chosen && !chosen.trial.covered ? (
-            <Notice tone="warning" title="Your balance cannot cover this request" action={<Link href="/billing" className="font-medium underline underline-offset-4">Buy credits</Link>}>
+            <Notice tone="warning" title="Your balance cannot cover this request" action={<Link href="/billing?from=%2Fkeys#buy-credits" className="font-medium underline underline-offset-4">Buy credits</Link>}>
               A request to {chosen.id} holds up to {formatUsd(chosen.trial.reserved)} while it runs, and this account&apos;s balance is lower: the command below would answer 402.
               {echo && echo.id !== chosen.id ? <> Try <code className="font-mono text-xs">switchboard/echo</code> instead, which is free.</> : null}
             </Notice>
