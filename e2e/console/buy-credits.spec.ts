@@ -41,7 +41,7 @@ test('credits bought through the sandbox checkout raise the balance', async ({ c
   await screenshotVariants(page, 'console-billing', saveScreenshot);
 
   // A second checkout, cancelled on the checkout page: back on Billing, "cancelled" there and in the history.
-  await page.getByRole('button', { name: '$10' }).click();
+  await page.getByRole('button', { name: '$10', exact: true }).click();
   await page.getByRole('button', { name: 'Continue to checkout' }).click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await page.getByRole('button', { name: 'Cancel' }).click();

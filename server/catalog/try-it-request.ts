@@ -1,11 +1,12 @@
 // The first request the console offers to paste once a key is created (components/keys/key-created.tsx).
 // One definition, so the reservation the console checks the balance against (list-models-for-account.ts)
 // is the one the gateway will hold for exactly this body: a short prompt and a small max_tokens keep it to
-// a fraction of a cent on a priced model, and nothing on switchboard/echo.
+// a fraction of a cent on a priced model, and nothing on switchboard/echo. `stream: false`: one JSON answer
+// to read in a terminal (curl sends Accept: */*, which would get the default stream).
 export const TRY_IT_MAX_TOKENS = 32;
 
 export function tryItBody(model: string) {
-  return { model, max_tokens: TRY_IT_MAX_TOKENS, messages: [{ role: 'user' as const, content: 'Hello!' }] };
+  return { model, stream: false, max_tokens: TRY_IT_MAX_TOKENS, messages: [{ role: 'user' as const, content: 'Hello!' }] };
 }
 
 /** Models the key dialog prefers for its snippet, in order, after the organization's default_model. */
