@@ -99,6 +99,7 @@ describeEachDatabase('checkout in the sandbox: saved card and cancel', () => {
     expect(await getSandboxCheckout({ sessionId: kept.checkout_session_id })).toMatchObject({ saveCard: true, state: 'open' });
     expect((await submitSandboxForm(h, kept.url, { card_number: '5555 5555 5555 4444' })).status).toBe(303);
     expect((await h.json('GET', '/users/me/payment-method/default', u.key)).body.data).toMatchObject({ last4: '4444' });
+    expect(await completeCheckoutFromRedirect({ sessionId: kept.checkout_session_id })).toMatchObject({ status: 'succeeded', card: { last4: '4444' } });
     // Off-session charges work with it (auto top-up and "buy now" use this path).
     const bought = await h.json('POST', '/users/me/credits/purchase', u.key, { amount: 5 });
     expect(bought.status, JSON.stringify(bought.body)).toBe(200);

@@ -4,7 +4,7 @@
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { paymentProvider, type CheckoutState, type ProviderName } from './payment-provider';
-import { savePaymentMethod } from './payment-methods';
+import { getDefaultPaymentMethod, savePaymentMethod } from './payment-methods';
 import { markPaymentFailed, markPaymentSucceeded, notePendingPayment } from './settle-payment';
 
 /** Failure reasons of a checkout that ended unpaid: abandoned (hidden from history, list-payments.ts) or cancelled by the buyer. */
@@ -69,10 +69,13 @@ export async function completeCheckoutFromRedirect(p: { sessionId: string }): Pr
   const prisma = await db();
   const payment = await prisma.payment.findFirst({
     where: s.paymentId ? { id: s.paymentId } : { providerCheckoutId: s.id },
-    select: { id: true, status: true, amountCents: true, creditMicros: true, saveCard: true, returnPath: true },
+    select: { id: true, accountId: true, status: true, amountCents: true, creditMicros: true, saveCard: true, returnPath: true },
   });
   if (!payment) throw new AppError('not_found', 'Payment not found');
-  const card = payment.saveCard && s.card && payment.status === 'SUCCEEDED' ? { brand: s.card.brand, last4: s.card.last4 } : null;
+  // The card this checkout kept: Stripe's session names it; the sandbox's does not, but fulfilment just made it
+  // the account's default.
+  const kept = payment.saveCard && payment.status === 'SUCCEEDED' ? (s.card ?? (await getDefaultPaymentMethod({ accountId: payment.accountId }))) : null;
+  const card = kept ? { brand: kept.brand, last4: kept.last4 } : null;
   return { mode: 'payment', status: payment.status.toLowerCase(), payment_id: payment.id, amount: payment.amountCents / 100, credit: Number(payment.creditMicros) / 1e6, card, return_path: payment.returnPath };
 }
 
