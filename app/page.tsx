@@ -10,6 +10,8 @@ import { ButtonLink, buttonClasses } from '@/components/ui/button';
 import { CodeBlock } from '@/components/ui/code-block';
 import { CodeTabs } from '@/components/ui/code-tabs';
 import { HighlightedCode } from '@/components/ui/highlighted-code';
+import { currentUser } from '@/server/auth/current-user';
+import { landingModels } from '@/server/catalog/landing-models';
 import { publicOrigin } from '@/server/http/public-origin';
 
 /**
@@ -27,11 +29,13 @@ const steps = [
 ];
 
 export default async function LandingPage() {
-  const apiBase = `${await snippetOrigin()}/api/v1`;
+  const [origin, user, models] = await Promise.all([snippetOrigin(), currentUser().catch(() => null), landingModels()]);
+  const apiBase = `${origin}/api/v1`;
+  const signedIn = user !== null;
 
   return (
     <>
-      <SiteHeader />
+      <SiteHeader signedIn={signedIn} />
       <main id="main">
         <section aria-labelledby="hero-heading" className="relative isolate overflow-hidden">
           <div
@@ -57,7 +61,8 @@ export default async function LandingPage() {
                 — that your existing OpenAI code already speaks.
               </p>
               <div className="mt-8 flex flex-wrap gap-3">
-                <ButtonLink href="/sign-in" size="lg">
+                {/* New visitors create an account first; the key page is where they end up, with a first request to paste. */}
+                <ButtonLink href={signedIn ? '/keys' : '/sign-up?callbackUrl=%2Fkeys'} size="lg">
                   Get an API key
                   <span aria-hidden="true">→</span>
                 </ButtonLink>
@@ -66,18 +71,20 @@ export default async function LandingPage() {
                 </a>
               </div>
               <p className="mt-6 text-sm text-muted">
-                Already have an account?{' '}
-                <Link href="/keys" className="font-medium text-accent-text underline-offset-4 hover:underline">
-                  Open the console
+                {signedIn ? 'Signed in. ' : 'Already have an account? '}
+                <Link href={signedIn ? '/overview' : '/sign-in'} className="font-medium text-accent-text underline-offset-4 hover:underline">
+                  {signedIn ? 'Open the console' : 'Sign in'}
                 </Link>
               </p>
             </div>
             <div className="min-w-0">
-              <CodeBlock title="Terminal" language="shell" code={curlSnippet(apiBase)} />
-              <p className="mt-3 text-center text-xs text-muted lg:text-left">
-                Replace the model with <code className="font-mono">switchboard/echo</code> to test without spending
-                provider credit.
-              </p>
+              <CodeBlock title="Terminal" language="shell" code={curlSnippet(apiBase, models.example)} />
+              {models.example === 'switchboard/echo' ? null : (
+                <p className="mt-3 text-center text-xs text-muted lg:text-left">
+                  Replace the model with <code className="font-mono">switchboard/echo</code> to test without spending
+                  provider credit.
+                </p>
+              )}
             </div>
           </div>
         </section>
@@ -94,7 +101,7 @@ export default async function LandingPage() {
         </section>
 
         <Features />
-        <Models />
+        <Models usability={models.usability} />
 
         <section id="quickstart" aria-labelledby="quickstart-heading" className="scroll-mt-20">
           <div className="mx-auto grid max-w-6xl gap-12 px-4 py-20 sm:px-6 sm:py-28 lg:grid-cols-[0.9fr_1.1fr] lg:gap-16 lg:px-8">
@@ -127,8 +134,8 @@ export default async function LandingPage() {
               label="OpenAI SDK examples"
               className="min-w-0 self-start"
               tabs={[
-                { id: 'typescript', label: 'TypeScript', code: typescriptSnippet(apiBase), content: <HighlightedCode language="typescript" code={typescriptSnippet(apiBase)} /> },
-                { id: 'python', label: 'Python', code: pythonSnippet(apiBase), content: <HighlightedCode language="python" code={pythonSnippet(apiBase)} /> },
+                { id: 'typescript', label: 'TypeScript', code: typescriptSnippet(apiBase, models.example), content: <HighlightedCode language="typescript" code={typescriptSnippet(apiBase, models.example)} /> },
+                { id: 'python', label: 'Python', code: pythonSnippet(apiBase, models.second), content: <HighlightedCode language="python" code={pythonSnippet(apiBase, models.second)} /> },
               ]}
             />
           </div>
@@ -148,9 +155,11 @@ export default async function LandingPage() {
               needed.
             </p>
             <div className="mt-8 flex flex-wrap justify-center gap-3">
-              <ButtonLink href="/sign-in" size="lg" variant="on-dark">
-                Sign in
-              </ButtonLink>
+              {signedIn ? null : (
+                <ButtonLink href="/sign-up?callbackUrl=%2Fkeys" size="lg" variant="on-dark">
+                  Create an account
+                </ButtonLink>
+              )}
               <ButtonLink href="/keys" size="lg" variant="ghost-on-dark">
                 Go to the console <span aria-hidden="true">→</span>
               </ButtonLink>

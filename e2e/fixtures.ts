@@ -18,8 +18,8 @@ export interface E2eUser {
 /** A fresh email for each call, so specs running in parallel never collide. */
 export const uniqueEmail = (label = 'e2e') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
-/** Signs in through the real sign-in page and accepts the terms when asked; ends on `callbackUrl`. */
-export async function signInThroughUi(page: Page, user: Pick<E2eUser, 'email' | 'password'>, callbackUrl = '/'): Promise<void> {
+/** Signs in through the real sign-in page and accepts the terms when asked; ends on `callbackUrl` (by default the console, where signing in lands). */
+export async function signInThroughUi(page: Page, user: Pick<E2eUser, 'email' | 'password'>, callbackUrl = '/overview'): Promise<void> {
   await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);

@@ -136,6 +136,8 @@ export class FakeStripe {
       const sid = action;
       if (method === 'POST' && !sid) return this.createCheckoutSession(p);
       if (method === 'GET' && sid) return show(this.get(sid), 'checkout.session', sid);
+      const verb = path.split('/')[5]; // /v1/checkout/sessions/<id>/expire
+      if (method === 'POST' && sid && verb === 'expire') return this.expireOpenCheckout(sid);
     }
     if (resource === 'customers' && method === 'POST' && !id) {
       return this.put({ id: stripeId('cus'), object: 'customer', created: now(), livemode: false, name: p.name ?? null, email: p.email ?? null, metadata: p.metadata ?? {}, invoice_settings: { default_payment_method: null } });
@@ -156,6 +158,11 @@ export class FakeStripe {
   private createCheckoutSession(p: Obj): Obj {
     if (!p.success_url) throw invalid('Missing required param: success_url.', 'success_url');
     if (p.mode === 'payment' && !p.line_items?.[0]?.price_data?.unit_amount) throw invalid('Missing required param: line_items.', 'line_items');
+    const sfu = p.payment_intent_data?.setup_future_usage;
+    if (sfu !== undefined) {
+      if (p.mode !== 'payment') throw invalid('You can only pass in `payment_intent_data` when `mode` is `payment`.', 'payment_intent_data');
+      if (sfu !== 'on_session' && sfu !== 'off_session') throw invalid(`Invalid payment_intent_data[setup_future_usage]: must be one of on_session or off_session`, 'payment_intent_data[setup_future_usage]');
+    }
     const amount = p.mode === 'payment' ? Number(p.line_items[0].price_data.unit_amount) * Number(p.line_items[0].quantity ?? 1) : null;
     const id = stripeId('cs');
     return this.put({
@@ -227,7 +234,10 @@ export class FakeStripe {
       const pi = this.put({
         id: stripeId('pi'), object: 'payment_intent', amount: s.amount_total, amount_received: 0, currency: s.currency, customer: s.customer, payment_method: pm.id,
         metadata: s.payment_intent_data?.metadata ?? {}, status: o.delayed ? 'processing' : 'succeeded', latest_charge: null, last_payment_error: null, created: now(), livemode: false,
+        setup_future_usage: s.payment_intent_data?.setup_future_usage ?? null,
       });
+      // Stripe attaches the card to the customer only when it is to be kept (setup_future_usage).
+      if (!pi.setup_future_usage) pm.customer = null;
       Object.assign(s, { status: 'complete', payment_status: o.delayed ? 'unpaid' : 'paid', payment_intent: pi.id });
       if (!o.delayed) {
         pi.amount_received = pi.amount;
@@ -256,6 +266,16 @@ export class FakeStripe {
       this.emit('checkout.session.async_payment_failed', s);
     }
     return this.events.slice(before);
+  }
+
+  /** POST /v1/checkout/sessions/:id/expire: only an open session can be expired (Stripe answers 400 otherwise). */
+  private expireOpenCheckout(sessionId: string): Obj {
+    const s = this.get(sessionId);
+    if (!s) throw notFound('checkout.session', sessionId);
+    if (s.status !== 'open') throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`, 'session');
+    s.status = 'expired';
+    this.emit('checkout.session.expired', s);
+    return this.expanded(s, undefined);
   }
 
   expireCheckout(sessionId: string): Obj {

@@ -2,11 +2,14 @@
 
 // Buy credits: a preset or custom amount (checked with the server's own checkoutInput schema), through
 // the hosted checkout (Stripe's, or the sandbox's page on a server without Stripe), or at once with the
-// saved card. One idempotency key per attempt, so a double click is one charge.
+// saved card. One idempotency key per attempt, so a double click is one charge. The checkout keeps the card
+// only when the buyer ticks the consent box, and brings them back to the console page they came from
+// (?from=, e.g. the key dialog's "Buy credits"), where auto top-up is offered (checkout-outcome.tsx).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { readError, zodFieldErrors } from '@/components/console/errors';
-import { TextField } from '@/components/console/fields';
+import { CheckboxField, TextField } from '@/components/console/fields';
 import { formatUsd } from '@/components/console/format';
 import { Notice } from '@/components/console/notice';
 import { Section } from '@/components/console/page-header';
@@ -14,6 +17,7 @@ import { useToast } from '@/components/console/toast';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
+import { safeCallbackUrl } from '@/server/auth/callback-url';
 import { checkoutInput, MIN_PURCHASE_USD } from '@/server/billing/billing-inputs';
 
 const PRESETS = [10, 25, 50, 100];
@@ -25,6 +29,10 @@ export function BuyCreditsSection({ card }: { card: RouterOutputs['billing']['pa
   const [amount, setAmount] = useState('25');
   const [error, setError] = useState<string | undefined>();
   const [attempt, setAttempt] = useState(() => crypto.randomUUID());
+  const [saveCard, setSaveCard] = useState(false);
+  const pathname = usePathname();
+  const from = useSearchParams().get('from');
+  const returnTo = safeCallbackUrl(from, pathname);
   const checkout = useMutation(trpc.billing.checkout.mutationOptions());
   const purchase = useMutation(trpc.billing.purchase.mutationOptions());
   const failure = checkout.error ?? purchase.error;
@@ -41,7 +49,7 @@ export function BuyCreditsSection({ card }: { card: RouterOutputs['billing']['pa
     const value = parsed();
     if (value === null) return;
     try {
-      const session = await checkout.mutateAsync({ amount: value });
+      const session = await checkout.mutateAsync({ amount: value, save_card: saveCard, return_to: returnTo });
       window.location.assign(session.url);
     } catch (err) {
       setError(readError(err).fields.amount);
@@ -96,6 +104,13 @@ export function BuyCreditsSection({ card }: { card: RouterOutputs['billing']['pa
             ) : null}
           </div>
         </div>
+        <CheckboxField
+          id="save-card"
+          checked={saveCard}
+          onChange={(e) => setSaveCard(e.target.checked)}
+          label="Save this card for future purchases and auto top-up"
+          description={card ? `It replaces ${card.brand} •••• ${card.last4} as the default card.` : 'Charged only when you buy with it or turn on auto top-up. Remove it in Billing at any time.'}
+        />
         {failure && !readError(failure).fields.amount ? <Notice tone="error">{readError(failure).message}</Notice> : null}
       </form>
     </Section>

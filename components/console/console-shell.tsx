@@ -3,7 +3,8 @@
 // The console frame: a sidebar (a drawer on phones) with the role-aware navigation, and a top bar with the
 // account switcher and the user menu. Every page renders inside <main id="main"> (the skip link's target).
 import Link from 'next/link';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
+import { CheckoutOutcome } from '@/components/billing/checkout-outcome';
 import { Logo } from '@/components/ui/logo';
 import type { ConsoleSession } from '@/server/console/get-console-session';
 import { AccountSwitcher } from './account-switcher';
@@ -63,6 +64,9 @@ export function ConsoleShell({ initialSession, children }: { initialSession: Con
             </Dialog>
 
             <main id="main" className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8">
+              <Suspense fallback={null}>
+                <CheckoutOutcome />
+              </Suspense>
               {children}
             </main>
           </div>

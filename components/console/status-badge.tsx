@@ -33,7 +33,10 @@ const PAYMENT_TONES: Record<string, Tone> = {
   incomplete: 'warning',
 };
 
+// The API's words are American ("canceled", Stripe's); people read British English in the console.
+const LABELS: Record<string, string> = { canceled: 'cancelled' };
+
 /** A status word (payment, generation, subscription) in its colour. */
 export function StateBadge({ state }: { state: string }) {
-  return <StatusBadge tone={PAYMENT_TONES[state] ?? 'neutral'}>{state.replace(/_/g, ' ')}</StatusBadge>;
+  return <StatusBadge tone={PAYMENT_TONES[state] ?? 'neutral'}>{LABELS[state] ?? state.replace(/_/g, ' ')}</StatusBadge>;
 }

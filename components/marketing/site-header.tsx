@@ -9,7 +9,8 @@ const navLinks = [
   { href: '/docs', label: 'API reference' },
 ];
 
-export function SiteHeader() {
+/** `signedIn`: the visitor has a session, so the way in is the console, not signing in. */
+export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/80 backdrop-blur-md supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-6 px-4 sm:px-6 lg:px-8">
@@ -29,9 +30,11 @@ export function SiteHeader() {
               </li>
             ))}
           </ul>
-          <ButtonLink href="/sign-in" variant="ghost" size="sm">
-            Sign in
-          </ButtonLink>
+          {signedIn ? null : (
+            <ButtonLink href="/sign-in" variant="ghost" size="sm">
+              Sign in
+            </ButtonLink>
+          )}
           <ButtonLink href="/keys" size="sm">
             Console
           </ButtonLink>

@@ -1,6 +1,8 @@
 'use client';
 
-// The model catalog: prices per million tokens, context length and capabilities, searchable.
+// The model catalog: prices per million tokens, context length and capabilities, searchable. Models that
+// cannot be used by the active account on this server (provider not configured, disabled, outside the
+// organization's policy) say so and why, and are not offered in the playground.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CopyButton } from '@/components/console/copy-field';
@@ -14,7 +16,7 @@ import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { ButtonLink } from '@/components/ui/button';
 import { cx } from '@/components/ui/cx';
 
-type Model = RouterOutputs['models']['list'][number];
+type Model = RouterOutputs['models']['forAccount']['data'][number];
 type Capability = 'reasoning' | 'images' | 'tools';
 
 const CAPABILITIES: { id: Capability; label: string; has: (m: Model) => boolean }[] = [
@@ -27,17 +29,22 @@ const price = (perToken: string) => formatPrice(perMillion(perToken));
 
 export function ModelsPage() {
   const trpc = useTRPC();
-  const models = useQuery(trpc.models.list.queryOptions());
+  const models = useQuery(trpc.models.forAccount.queryOptions());
   const [search, setSearch] = useState('');
   const [required, setRequired] = useState<Capability[]>([]);
   const q = search.trim().toLowerCase();
-  const shown = (models.data ?? []).filter(
+  const all = models.data?.data ?? [];
+  const unusable = all.filter((m) => !m.usability.usable).length;
+  const shown = all.filter(
     (m) => (!q || m.id.toLowerCase().includes(q) || m.name.toLowerCase().includes(q) || m.provider.includes(q)) && required.every((c) => CAPABILITIES.find((x) => x.id === c)!.has(m)),
   );
 
   return (
     <div className="space-y-8">
-      <PageHeader title="Models" description="Every model this server routes to, at the providers' list prices. Address a model by its id, e.g. in the model field of a chat request." />
+      <PageHeader
+        title="Models"
+        description={`Every model this server routes to, at the providers' list prices. Address a model by its id, e.g. in the model field of a chat request.${unusable ? ` ${unusable} cannot be used by this account here; each says why.` : ''}`}
+      />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <TextField id="model-search" label="Search models" labelHidden type="search" placeholder="Search by name, id or provider" value={search} onChange={(e) => setSearch(e.target.value)} className="sm:w-80" />
         <div role="group" aria-label="Required capabilities" className="flex flex-wrap gap-2">
@@ -67,7 +74,7 @@ export function ModelsPage() {
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {shown.map((m) => (
-            <li key={m.id} className="flex flex-col rounded-2xl border border-border bg-surface-raised p-5 shadow-xs">
+            <li key={m.id} data-usable={m.usability.usable} aria-label={m.usability.usable ? m.name : `${m.name} (unavailable)`} className={cx('flex flex-col rounded-2xl border bg-surface-raised p-5 shadow-xs', m.usability.usable ? 'border-border' : 'border-dashed border-border-strong')}>
               <div className="flex items-start justify-between gap-3">
                 <div className="min-w-0">
                   <h2 className="font-semibold text-foreground">{m.name}</h2>
@@ -75,6 +82,12 @@ export function ModelsPage() {
                 </div>
                 <CopyButton text={m.id} label={`Copy model id ${m.id}`} />
               </div>
+              {m.usability.usable ? null : (
+                <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-foreground">
+                  <StatusBadge tone="warning">Unavailable here</StatusBadge>
+                  <span>{m.usability.message}</span>
+                </p>
+              )}
               <p className="mt-3 text-sm leading-6 text-muted">{m.description}</p>
               <div className="mt-3 flex flex-wrap gap-1.5">
                 {CAPABILITIES.filter((c) => c.has(m)).map((c) => (
@@ -103,9 +116,11 @@ export function ModelsPage() {
                 <ButtonLink href={`/models/${m.id}`} variant="ghost" size="sm" aria-label={`Providers and health of ${m.id}`}>
                   Providers &amp; health
                 </ButtonLink>
-                <ButtonLink href={`/playground?model=${encodeURIComponent(m.id)}`} variant="ghost" size="sm">
-                  Try in playground →
-                </ButtonLink>
+                {m.usability.usable && m.kind === 'chat' ? (
+                  <ButtonLink href={`/playground?model=${encodeURIComponent(m.id)}`} variant="ghost" size="sm">
+                    Try in playground<span className="sr-only"> with {m.id}</span> →
+                  </ButtonLink>
+                ) : null}
               </div>
             </li>
           ))}

@@ -1,7 +1,8 @@
 'use client';
 
 // Invites: send to several emails at once with a role, copy each link (shown once: only a hash is kept),
-// see and revoke pending invites.
+// see and revoke pending invites. Seat-aware: when the plan's seats are taken (members and pending invites)
+// the form says so before anything is sent, and offers the plan change.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useConsoleSession } from '@/components/console/console-session';
@@ -17,7 +18,8 @@ import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/state
 import { Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
-import { Button } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
+import { seatAvailability, seatShortfall } from './seat-availability';
 
 type InviteResults = RouterOutputs['invites']['create'];
 type RoleName = RouterOutputs['organization']['members'][number]['role'];
@@ -38,6 +40,11 @@ export function InvitesSection() {
   const toast = useToast();
   const { can } = useConsoleSession();
   const invites = useQuery(trpc.invites.list.queryOptions());
+  const plan = useQuery(trpc.plans.current.queryOptions());
+  const p = plan.data;
+  const seats = p
+    ? seatAvailability({ limit: p.subscription && p.plan.seat_limited ? p.subscription.seats : p.plan.max_members, members: p.member_count, pending: invites.data?.length ?? 0 })
+    : null;
   const roles = useQuery(trpc.organization.roles.queryOptions());
   const [text, setText] = useState('');
   const [role, setRole] = useState<RoleName>('member');
@@ -56,6 +63,10 @@ export function InvitesSection() {
     const emails = splitEmails(text);
     if (emails.length === 0) return setError('Enter at least one email address');
     if (emails.length > 50) return setError('At most 50 emails at a time');
+    // Re-inviting a pending address replaces its invite and takes no new seat.
+    const fresh = emails.filter((e) => !invites.data?.some((i) => i.email.toLowerCase() === e.toLowerCase())).length;
+    const shortfall = seats ? seatShortfall(seats, fresh) : null;
+    if (shortfall) return setError(shortfall);
     setError(undefined);
     try {
       const r = await send.mutateAsync({ emails, role });
@@ -76,6 +87,23 @@ export function InvitesSection() {
       description="Invite people by email. Each link is shown once here; send it yourself if mail is not set up."
       actions={invites.data ? <StatusBadge tone={pending ? 'warning' : 'neutral'}>{pending} pending</StatusBadge> : undefined}
     >
+      {can('invites:manage') && seats && seats.free === 0 ? (
+        <Notice
+          tone="warning"
+          className="mb-4"
+          title={seats.full ? `All ${seats.limit} seats are in use` : `Pending invites hold the last seat${seats.limit === 1 ? '' : 's'}`}
+          action={
+            can('plan:manage') ? (
+              <ButtonLink href="/plans" variant="secondary" size="sm">
+                {p?.subscription ? 'Add seats' : 'Change plan'}
+              </ButtonLink>
+            ) : undefined
+          }
+        >
+          {seats.full ? 'A new invite could not be accepted until a seat is free. ' : 'Another invite could not be accepted before one of them is revoked. '}
+          {can('plan:manage') ? `Add seats or move to a larger plan to invite more people.` : 'Ask an owner or billing manager to add seats.'}
+        </Notice>
+      ) : null}
       {can('invites:manage') ? (
         <form onSubmit={submit} noValidate className="grid gap-4 md:grid-cols-[minmax(0,1fr)_12rem_auto] md:items-start">
           <TextareaField id="invite-emails" label="Email addresses" rows={2} value={text} onChange={(e) => setText(e.target.value)} placeholder="ada@example.com, grace@example.com" hint="Separate addresses with commas, spaces or new lines." error={error} />

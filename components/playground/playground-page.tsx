@@ -27,11 +27,13 @@ function parseTools(text: string): { tools: unknown[] | null; error?: string } {
 
 export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
   const trpc = useTRPC();
-  const models = useQuery(trpc.models.list.queryOptions());
+  const models = useQuery(trpc.models.forAccount.queryOptions());
+  const chatModels = (models.data?.data ?? []).filter((m) => m.kind === 'chat'); // embedding models have no chat
   const balance = useQuery(trpc.billing.balance.queryOptions());
   const chat = useChat();
   const [settings, setSettings] = useState<Settings>({ model: initialModel ?? 'switchboard/echo', system: '', temperature: '', maxTokens: '', reasoning: 'default', tools: '' });
   const [input, setInput] = useState('');
+  const selectedUsable = chatModels.find((m) => m.id === settings.model)?.usability.usable ?? false;
   const [formError, setFormError] = useState<string | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
   const tools = parseTools(settings.tools);
@@ -44,6 +46,7 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
     event?.preventDefault();
     const text = input.trim();
     if (!text || chat.streaming) return;
+    if (models.data && !selectedUsable) return setFormError(`${settings.model} cannot be used here. Pick a model from the list.`);
     const temperature = settings.temperature.trim() ? Number(settings.temperature) : null;
     const maxTokens = settings.maxTokens.trim() ? Number(settings.maxTokens) : null;
     if (temperature !== null && !(temperature >= 0 && temperature <= 2)) return setFormError('Temperature must be between 0 and 2.');
@@ -74,7 +77,8 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
       />
       {balance.data ? <LowBalanceNotice balance={balance.data} /> : null}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <section aria-label="Conversation" className="flex min-h-[28rem] flex-col rounded-2xl border border-border bg-surface-raised shadow-xs lg:h-[calc(100dvh-14rem)]">
+        {/* A phone keeps the message box on screen: the conversation takes the viewport's height, the settings follow it. */}
+        <section aria-label="Conversation" className="flex h-[calc(100dvh-16rem)] min-h-[18rem] flex-col rounded-2xl border border-border bg-surface-raised shadow-xs lg:h-[calc(100dvh-14rem)] lg:min-h-[28rem]">
           <div className="flex-1 overflow-y-auto px-4 py-5 sm:px-6">
             {chat.turns.length === 0 ? (
               <EmptyState icon={<Icon name="playground" />} title="Start a conversation" className="my-auto border-none">
@@ -120,14 +124,14 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
             </div>
           </form>
         </section>
-        <aside aria-label="Settings" className="order-first h-fit rounded-2xl border border-border bg-surface-raised p-5 shadow-xs lg:order-none">
+        <aside aria-label="Settings" className="h-fit rounded-2xl border border-border bg-surface-raised p-5 shadow-xs lg:order-none">
           <h2 className="mb-4 text-sm font-semibold text-foreground">Settings</h2>
           {models.isPending ? (
             <LoadingBlock label="Loading models" />
           ) : models.isError ? (
             <ErrorState message={errorMessage(models.error)} onRetry={() => models.refetch()} />
           ) : (
-            <SettingsPanel models={models.data.filter((m) => m.kind === 'chat') /* embedding models have no chat */} settings={settings} onChange={setSettings} toolsError={tools.error} />
+            <SettingsPanel models={chatModels} settings={settings} onChange={setSettings} toolsError={tools.error} />
           )}
         </aside>
       </div>

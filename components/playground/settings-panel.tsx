@@ -5,7 +5,7 @@ import { formatPrice, perMillion } from '@/components/console/format';
 import type { RouterOutputs } from '@/components/console/trpc';
 import type { ChatOptions } from './use-chat';
 
-type Model = RouterOutputs['models']['list'][number];
+type Model = RouterOutputs['models']['forAccount']['data'][number];
 
 export const SAMPLE_TOOLS = JSON.stringify(
   [{ type: 'function', function: { name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
@@ -25,13 +25,26 @@ export function SettingsPanel({ models, settings, onChange, toolsError }: { mode
   return (
     <div className="space-y-4">
       <SelectField id="pg-model" label="Model" value={settings.model} onChange={(e) => set({ model: e.target.value })}>
-        {models.map((m) => (
+        {models.filter((m) => m.usability.usable).map((m) => (
           <option key={m.id} value={m.id}>
             {m.id}
           </option>
         ))}
+        {models.some((m) => !m.usability.usable) ? (
+          <optgroup label="Unavailable here">
+            {models.filter((m) => !m.usability.usable).map((m) => (
+              <option key={m.id} value={m.id} disabled>
+                {m.id} (unavailable)
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
       </SelectField>
-      {model ? (
+      {model && !model.usability.usable ? (
+        <p role="status" className="-mt-2 text-xs leading-5 font-medium text-amber-800 dark:text-amber-200">
+          {model.id} cannot be used here: {model.usability.message} Pick another model.
+        </p>
+      ) : model ? (
         <p className="-mt-2 text-xs leading-5 text-muted">
           {formatPrice(perMillion(model.pricing.prompt))} in · {formatPrice(perMillion(model.pricing.completion))} out per 1M tokens
           {model.supportsReasoning ? ' · reasoning' : ''}

@@ -1,5 +1,6 @@
 // Buying credits: the console opens the sandbox checkout (the server has no Stripe), the buyer pays with a
-// test card, and the balance rises by the amount.
+// test card, lands back on Billing with the outcome, and the balance rises by the amount. A cancelled
+// checkout says so and is listed as cancelled.
 import { expect, screenshotVariants, test } from './fixtures';
 
 test.use({ credit: 0 });
@@ -25,7 +26,11 @@ test('credits bought through the sandbox checkout raise the balance', async ({ c
   await page.getByLabel('Expiry').fill('12 / 34');
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: 'Pay $25.00' }).click();
-  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  // Back in the console, on the page the checkout started from, with the outcome.
+  await expect(page).toHaveURL(/\/billing\?checkout=succeeded/);
+  await expect(page.getByTestId('checkout-outcome')).toContainText('$25.00 of credit was added to your balance.');
+  // The card was not kept (the box was not ticked): no auto top-up offer.
+  await expect(page.getByRole('button', { name: 'Turn on auto top-up' })).toHaveCount(0);
 
   await page.goto('/billing');
   await expect(balance).toContainText('$25.00');
@@ -34,6 +39,16 @@ test('credits bought through the sandbox checkout raise the balance', async ({ c
   await expect(history.getByRole('row').nth(1)).toContainText('succeeded');
   await expect(history.getByRole('row').nth(1)).toContainText('$25.00');
   await screenshotVariants(page, 'console-billing', saveScreenshot);
+
+  // A second checkout, cancelled on the checkout page: back on Billing, "cancelled" there and in the history.
+  await page.getByRole('button', { name: '$10', exact: true }).click();
+  await page.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/billing\?checkout=cancelled/);
+  await expect(page.getByTestId('checkout-outcome')).toContainText('Checkout cancelled');
+  await expect(history.getByRole('row').nth(1)).toContainText('cancelled');
+  await expect(history.getByRole('row').nth(1)).toContainText('$10.00');
 
   await page.goto('/overview');
   await expect(page.getByText('No credit left')).toHaveCount(0);

@@ -2,6 +2,7 @@
 // and the bounds they enforce. Amounts are USD with at most cent precision; they become cents (what is
 // charged) and micro-dollars (what is credited, 1 USD = 1,000,000) right after parsing.
 import { z } from 'zod';
+import { safeCallbackUrl } from '@/server/auth/callback-url';
 import { isRepresentableInstant, safeString, usdNumber } from '@/server/validation/fields';
 
 export const MIN_PURCHASE_USD = 5;
@@ -19,7 +20,18 @@ export const usdAmount = usdNumber({
 
 export const toCents = (usd: number): number => Math.round(usd * 100);
 
-export const checkoutInput = z.object({ amount: usdAmount });
+export const checkoutInput = z.object({
+  amount: usdAmount,
+  save_card: z
+    .boolean()
+    .optional()
+    .describe('The buyer agrees to keep the card for later purchases and auto top-up: it is saved (as the default payment method) once the checkout is paid. Default false'),
+  return_to: safeString()
+    .max(500)
+    .refine((v) => safeCallbackUrl(v, '') === v, 'return_to must be a path on this site, e.g. /billing')
+    .optional()
+    .describe('A console path the return page sends the buyer back to (with ?checkout=<outcome>) once the checkout ends'),
+});
 export type CheckoutInput = z.infer<typeof checkoutInput>;
 
 export const purchaseInput = z.object({

@@ -25,7 +25,10 @@ export async function createCreditCheckout(p: { accountId: string; userId: strin
   const prisma = await db();
   const created = await prisma.$transaction(async (tx) => {
     const row = await tx.payment.create({
-      data: { accountId: p.accountId, userId: p.userId, provider: provider.name, kind: 'CHECKOUT', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents },
+      data: {
+        accountId: p.accountId, userId: p.userId, provider: provider.name, kind: 'CHECKOUT', creditMicros: BigInt(amountCents) * MICROS_PER_CENT, amountCents,
+        saveCard: input.save_card ?? false, returnPath: input.return_to ?? null,
+      },
       select: auditPaymentSelect,
     });
     await tx.paymentEvent.create({ data: { paymentId: row.id, toStatus: 'PENDING', reason: 'checkout started' } });
@@ -41,6 +44,7 @@ export async function createCreditCheckout(p: { accountId: string; userId: strin
       amountCents,
       currency: 'usd',
       description: `Switchboard credits ($${input.amount.toFixed(2)})`,
+      saveCard: input.save_card ?? false,
       ...checkoutReturnUrls(p.origin, created.id),
     });
   } catch (err) {

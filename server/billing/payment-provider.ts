@@ -32,7 +32,7 @@ export interface CheckoutState {
   paymentId: string | null;
   accountId: string | null;
   providerPaymentId: string | null;
-  /** Setup mode, once complete: the card that was saved. */
+  /** Setup mode, once complete: the card that was saved; payment mode: the card paid with, when it was kept for later use. */
   card: CardDetails | null;
 }
 
@@ -102,7 +102,11 @@ export interface PaymentProvider {
     description: string;
     successUrl: string;
     cancelUrl: string;
+    /** Keep the card for off-session charges (Stripe: payment_intent_data.setup_future_usage = off_session). */
+    saveCard: boolean;
   }): Promise<SessionRef>;
+  /** Ends an open checkout so it can no longer be paid (the buyer cancelled); returns the session as it is then. */
+  expireCheckoutSession(id: string): Promise<CheckoutState | null>;
   createSetupSession(input: { accountId: string; customerId: string; successUrl: string; cancelUrl: string }): Promise<SessionRef>;
   retrieveCheckoutSession(id: string): Promise<CheckoutState | null>;
   /** An off-session charge of a saved card; never throws for a decline (that is an outcome). */

@@ -21,3 +21,12 @@ export function setupReturnUrls(origin: string) {
 export function withSessionId(url: string, sessionId: string): string {
   return url.replace(SESSION_ID_PLACEHOLDER, encodeURIComponent(sessionId));
 }
+
+/** The console page a checkout started from, with its outcome for components/billing/checkout-outcome.tsx. */
+export function checkoutOutcomePath(returnPath: string, o: { checkout: string; credit?: number | null; card?: string | null }): string {
+  const url = new URL(returnPath, 'http://local');
+  url.searchParams.set('checkout', o.checkout);
+  if (o.credit != null) url.searchParams.set('credit', String(o.credit));
+  if (o.card) url.searchParams.set('card', o.card);
+  return url.pathname + url.search + url.hash;
+}

@@ -41,7 +41,7 @@ export default async function TermsPage({ searchParams }: { searchParams: Promis
       ) : user.acceptedTerms ? (
         <FormAlert tone="success" className="mt-6">
           You have accepted these terms.{' '}
-          <Link href="/" className="font-medium underline underline-offset-4">
+          <Link href={callbackUrl} className="font-medium underline underline-offset-4">
             Continue
           </Link>
         </FormAlert>

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
-import { fulfilCheckout } from '../fulfil-checkout';
+import { CHECKOUT_CANCELLED, fulfilCheckout } from '../fulfil-checkout';
+import { markPaymentFailed } from '../settle-payment';
 import { paymentProvider, type CheckoutState } from '../payment-provider';
 import { checkoutReturnUrls, setupReturnUrls, withSessionId } from '../return-urls';
 import { checkEnteredCard, parseExpiry } from './sandbox-cards';
@@ -16,6 +17,8 @@ export interface SandboxCheckoutView {
   /** USD; null in setup mode. */
   amount: number | null;
   paymentId: string | null;
+  /** Payment mode: the buyer agreed to keep the card (the page says it will be saved). */
+  saveCard: boolean;
 }
 
 /** The session behind a sandbox page; null when there is none (or Stripe is configured: no sandbox then). */
@@ -30,11 +33,13 @@ export async function getSandboxCheckout(p: { sessionId: string }): Promise<Sand
     s = (await sandboxProvider.retrieveCheckoutSession(p.sessionId))!;
   }
   let amount: number | null = null;
+  let saveCard = false;
   if (s.paymentId) {
-    const payment = await (await db()).payment.findUnique({ where: { id: s.paymentId }, select: { amountCents: true } });
+    const payment = await (await db()).payment.findUnique({ where: { id: s.paymentId }, select: { amountCents: true, saveCard: true } });
     amount = payment ? payment.amountCents / 100 : null;
+    saveCard = payment?.saveCard ?? false;
   }
-  return { id: s.id, mode: s.mode, state: s.status, amount, paymentId: s.paymentId };
+  return { id: s.id, mode: s.mode, state: s.status, amount, paymentId: s.paymentId, saveCard };
 }
 
 export interface SandboxSubmission {
@@ -69,10 +74,8 @@ export async function submitSandboxCheckout(p: SandboxSubmission): Promise<Sandb
   if (view.state === 'expired') return { error: 'expired' };
 
   if (p.action === 'cancel') {
-    if (view.mode === 'payment') {
-      const s = (await sandboxProvider.retrieveCheckoutSession(view.id))!;
-      await fulfilCheckout({ ...s, status: 'expired' }, { provider: 'SANDBOX', providerEventId: sandboxEventId() });
-    }
+    // The buyer said no (not an abandoned session): the history shows it as cancelled.
+    if (view.mode === 'payment') await markPaymentFailed({ ref: { paymentId: view.paymentId! }, reason: CHECKOUT_CANCELLED, status: 'CANCELED', providerEventId: sandboxEventId() });
     return { redirect: urls.cancelUrl };
   }
 
@@ -86,7 +89,11 @@ export async function submitSandboxCheckout(p: SandboxSubmission): Promise<Sandb
   const completed: CheckoutState =
     view.mode === 'setup'
       ? { ...base, status: 'complete', card: { providerId: setupMethodId(view.id), brand: card.brand, last4: card.last4, expMonth: expiry.month, expYear: expiry.year } }
-      : { ...base, status: 'complete', paymentStatus: 'paid', providerPaymentId: `pi_sandbox_${randomBytes(12).toString('hex')}` };
+      : {
+          ...base, status: 'complete', paymentStatus: 'paid', providerPaymentId: `pi_sandbox_${randomBytes(12).toString('hex')}`,
+          // Kept only when the buyer agreed (fulfilCheckout checks the payment's save_card).
+          card: view.saveCard ? { providerId: `pm_sandbox_${randomBytes(12).toString('hex')}`, brand: card.brand, last4: card.last4, expMonth: expiry.month, expYear: expiry.year } : null,
+        };
   await fulfilCheckout(completed, { provider: 'SANDBOX', providerEventId: sandboxEventId() });
   return { redirect: success };
 }

@@ -111,6 +111,12 @@ export const sandboxProvider: PaymentProvider = {
     };
   },
 
+  async expireCheckoutSession(id) {
+    // The payment row is the session: the caller records the cancellation on it.
+    const s = await sandboxProvider.retrieveCheckoutSession(id);
+    return s && s.status === 'open' ? { ...s, status: 'expired' } : s;
+  },
+
   async chargeOffSession(i) {
     // Deterministic per idempotency key, like a provider replaying its stored answer.
     const providerPaymentId = `pi_sandbox_${digest(i.idempotencyKey)}`;

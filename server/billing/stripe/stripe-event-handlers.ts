@@ -40,8 +40,9 @@ export async function dispatchStripeEvent(event: Stripe.Event, d: Deps): Promise
     case 'checkout.session.async_payment_succeeded':
     case 'checkout.session.expired': {
       const s = event.data.object;
-      // A setup session's card is on its setup intent, which the event does not expand: ask Stripe.
-      const state = s.mode === 'setup' ? await d.provider.retrieveCheckoutSession(s.id) : mapCheckoutSession(s);
+      // The card a session saved (a setup session's, or a paid one's kept for later) is on an intent the event
+      // does not expand: ask Stripe for a completed session.
+      const state = s.status === 'complete' ? ((await d.provider.retrieveCheckoutSession(s.id)) ?? mapCheckoutSession(s)) : mapCheckoutSession(s);
       if (state) await fulfilCheckout(state, { provider: 'STRIPE', providerEventId });
       return;
     }

@@ -18,6 +18,13 @@ import {
   paymentIntentDetails,
 } from './map-stripe-objects';
 
+/** The card a session saved: a setup session's, or a payment session's when it was kept for off-session use. */
+function sessionCard(s: Stripe.Checkout.Session) {
+  if (s.mode === 'setup') return s.setup_intent && typeof s.setup_intent === 'object' ? mapCard(s.setup_intent.payment_method) : null;
+  const pi = s.payment_intent;
+  return pi && typeof pi === 'object' && pi.setup_future_usage === 'off_session' ? mapCard(pi.payment_method) : null;
+}
+
 const isStripeError = (err: unknown): err is Stripe.errors.StripeError => err instanceof Stripe.errors.StripeError;
 
 /** Stripe's failures as our vocabulary: a declined card is the caller's 402, anything else a 502. */
@@ -73,7 +80,9 @@ export function createStripeProvider(e: Env): PaymentProvider {
             client_reference_id: i.paymentId,
             line_items: [{ quantity: 1, price_data: { currency: i.currency, unit_amount: i.amountCents, product_data: { name: i.description } } }],
             metadata,
-            payment_intent_data: { metadata, description: i.description },
+            // With the buyer's consent (our form): Checkout tells them the card is kept for future payments and
+            // attaches it to the customer, so auto top-up and "buy now" can charge it off-session later.
+            payment_intent_data: { metadata, description: i.description, ...(i.saveCard ? { setup_future_usage: 'off_session' as const } : {}) },
             success_url: i.successUrl,
             cancel_url: i.cancelUrl,
           },
@@ -99,10 +108,16 @@ export function createStripeProvider(e: Env): PaymentProvider {
     },
 
     async retrieveCheckoutSession(id) {
-      const s = await orNull(() => stripe.checkout.sessions.retrieve(id, { expand: ['setup_intent.payment_method'] }));
+      const s = await orNull(() => stripe.checkout.sessions.retrieve(id, { expand: ['setup_intent.payment_method', 'payment_intent.payment_method'] }));
+      return s ? mapCheckoutSession(s, sessionCard(s)) : null;
+    },
+
+    async expireCheckoutSession(id) {
+      const s = await orNull(() => stripe.checkout.sessions.retrieve(id));
       if (!s) return null;
-      const card = s.mode === 'setup' && s.setup_intent && typeof s.setup_intent === 'object' ? mapCard(s.setup_intent.payment_method) : null;
-      return mapCheckoutSession(s, card);
+      // Only an open session can be expired; a completed one stays as it is (it was paid after all).
+      const ended = s.status === 'open' ? await call(() => stripe.checkout.sessions.expire(id)) : s;
+      return mapCheckoutSession(ended);
     },
 
     async chargeOffSession(i) {

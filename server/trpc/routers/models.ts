@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { listModels } from '@/server/catalog/list-models';
+import { listModelsForAccount } from '@/server/catalog/list-models-for-account';
 import { toModelDto } from '@/server/catalog/models-dto';
 import { listRoutingProviders, modelProviders } from '@/server/routing/model-providers';
 import { runtimeRouting } from '@/server/routing/runtime-routing';
 import { safeString } from '@/server/validation/fields';
-import { publicProcedure, router } from '../init';
+import { accountProcedure, publicProcedure, router } from '../init';
 
 export const modelsRouter = router({
   list: publicProcedure.query(async () => (await listModels()).map(toModelDto)),
@@ -15,4 +16,6 @@ export const modelsRouter = router({
   }),
   /** Every provider of the routing table by id and name. */
   routingProviders: publicProcedure.query(async () => listRoutingProviders((await runtimeRouting()).routing.table())),
+  /** The list as the active account sees it: which models work here, and whether the balance covers a first request. */
+  forAccount: accountProcedure('usage:read-own').query(({ ctx }) => listModelsForAccount({ accountId: ctx.access.accountId })),
 });

@@ -40,7 +40,7 @@ export default async function SandboxCheckoutPage({ params, searchParams }: { pa
         <h1 className="text-xl font-semibold tracking-tight text-foreground">{title}</h1>
         {view.state !== 'open' ? (
           <p className="mt-3 text-sm text-muted">
-            {view.state === 'complete' ? 'This checkout is already complete.' : 'This checkout session has expired or was canceled. Start a new one.'}
+            {view.state === 'complete' ? 'This checkout is already complete.' : 'This checkout session has expired or was cancelled. Start a new one.'}
           </p>
         ) : (
           <form method="post" action={`/sandbox/checkout/${encodeURIComponent(view.id)}/submit`} className="mt-5 space-y-4">
@@ -58,6 +58,12 @@ export default async function SandboxCheckoutPage({ params, searchParams }: { pa
                 <input name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required className={input} />
               </label>
             </div>
+            {view.mode === 'payment' && view.saveCard ? (
+              // What Stripe Checkout says with setup_future_usage=off_session: the consent given in the console, restated.
+              <p className="text-xs leading-5 text-muted">
+                Your card will be saved for future purchases and auto top-up on Switchboard. You can remove it in Billing at any time.
+              </p>
+            ) : null}
             {message ? (
               <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
                 {message}
