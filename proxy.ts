@@ -13,6 +13,6 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     '/console', '/overview', '/keys', '/usage', '/models/:path*', '/playground', '/organization', '/billing', '/plans', '/sessions', '/account',
-    '/policy', '/provider-keys', '/webhooks', '/audit-log', '/sso', '/activity', '/credit-history', '/admin/:path*',
+    '/policy', '/provider-keys', '/webhooks', '/audit-log', '/sso', '/activity', '/admin/:path*',
   ],
 };
