@@ -138,6 +138,8 @@ export const envSchema = z
      * at each delivery after DNS resolution: server/webhooks/webhook-address.ts). For local development and tests.
      */
     WEBHOOK_ALLOW_PRIVATE: bool,
+    /** New accounts per client address per hour (POST /auth/sign-up and the sign-up page): a bound on scripted sign-ups. */
+    SIGN_UPS_PER_HOUR: z.coerce.number().int('SIGN_UPS_PER_HOUR must be an integer').min(1, 'SIGN_UPS_PER_HOUR must be at least 1').max(1_000_000, 'SIGN_UPS_PER_HOUR must be at most 1000000').default(20),
     /** How often balances and spend limits are checked for balance.low and limit.threshold crossings. */
     ALERT_CHECK_INTERVAL_MS: z.coerce.number().int().min(50, 'ALERT_CHECK_INTERVAL_MS must be at least 50').default(30_000),
     /** Skip creating the demo account on an empty embedded database. */

@@ -24,7 +24,7 @@ const operatorGroup: { label: string; items: NavItem[] } = {
     { href: '/admin/users', label: 'Users & accounts', icon: 'user' },
     { href: '/admin/catalog', label: 'Catalog & providers', icon: 'server' },
     { href: '/admin/usage', label: 'Usage & margin', icon: 'usage' },
-    { href: '/admin/audit-log', label: 'Audit log', icon: 'list' },
+    { href: '/admin/audit-log', label: 'Instance audit log', icon: 'list' },
   ],
 };
 

@@ -33,7 +33,9 @@ async function switchTo(page: Page, account: string) {
 }
 
 test('every console page has no critical or serious accessibility violation', async ({ consolePage: page, organization }) => {
-  const routes = consoleRoutes();
+  // The operator's pages (/admin/…) answer 404 to this organization owner; e2e/console/operator.spec.ts signs in
+  // as an operator and runs the same check on each of them.
+  const routes = consoleRoutes().filter((r) => !r.startsWith('/admin'));
   expect(routes.length).toBeGreaterThan(10);
   const unmapped = routes.filter((r) => r.includes('[') && !DYNAMIC_EXAMPLES[r]);
   expect(unmapped, 'console pages with a dynamic segment need an example address in DYNAMIC_EXAMPLES').toEqual([]);

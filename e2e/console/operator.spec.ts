@@ -95,7 +95,7 @@ test('an operator adjusts credit, suspends and restores a user, and reads usage,
   await captureJourney(page, 'admin-catalog');
 
   // The audit log of every account shows the operator's work.
-  await nav.getByRole('link', { name: 'Audit log' }).click();
+  await nav.getByRole('link', { name: 'Instance audit log' }).click();
   await page.getByLabel('Action').fill('user.');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   const entries = page.getByRole('region', { name: 'Audit log entries' });

@@ -61,7 +61,7 @@ test('a new user signs up, creates a key, uses it and sees the request in Usage'
   await expect(usageRow).toContainText('success');
 
   // Filter by the key, and export what the filters select.
-  await page.getByLabel('API key').selectOption({ label: `Backend (${key.slice(0, 12)}…${key.slice(-4)})` });
+  await page.getByLabel('API key', { exact: true }).selectOption({ label: `Backend (${key.slice(0, 12)}…${key.slice(-4)})` });
   await expect(usageRow).toBeVisible();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();

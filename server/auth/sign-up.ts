@@ -1,8 +1,9 @@
 // POST /api/v1/auth/sign-up: a new user with their personal account. The browser sign-up page calls it,
-// then signs in through next-auth. Quota: 20 sign-ups per address per hour.
+// then signs in through next-auth. Quota: SIGN_UPS_PER_HOUR (default 20) sign-ups per address per hour.
 import { z } from 'zod';
 import { safeString } from '@/server/validation/fields';
 import { createUser, emailSchema, passwordSchema, type UserDto } from '@/server/users/create-user';
+import { env } from '@/server/env';
 import { consumeQuota } from './sign-in-throttle';
 
 export const signUpInput = z.object({
@@ -12,10 +13,8 @@ export const signUpInput = z.object({
 });
 export type SignUpInput = z.input<typeof signUpInput>;
 
-export const SIGN_UPS_PER_HOUR = 20;
-
 export async function signUp(p: { input: SignUpInput; ip: string }): Promise<UserDto> {
   const input = signUpInput.parse(p.input);
-  await consumeQuota({ key: `signup:${p.ip}`, limit: SIGN_UPS_PER_HOUR, windowMs: 3600_000, what: 'sign-ups' });
+  await consumeQuota({ key: `signup:${p.ip}`, limit: env().SIGN_UPS_PER_HOUR, windowMs: 3600_000, what: 'sign-ups' });
   return createUser({ email: input.email, password: input.password, name: input.name });
 }
