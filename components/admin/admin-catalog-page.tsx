@@ -2,7 +2,8 @@
 
 // Operators: the routing table as in force — providers with the live health of each key (this server's
 // runtime, refreshed every 10 s) and models with their endpoints — and the enable switches the admin API
-// allows (SWITCHBOARD_CONFIG entries are read-only; other sources' providers are overridden through the API).
+// allows (SWITCHBOARD_CONFIG entries are read-only; a built-in provider is switched through an operator's
+// entry naming its key variable; CUSTOM_PROVIDERS ones are overridden through the API).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '@/components/console/errors';
 import { formatRelative } from '@/components/console/format';
@@ -136,7 +137,7 @@ export function AdminCatalogPage() {
                     </span>
                   </Td>
                   <Td className="text-right">
-                    {p.source === 'admin' ? (
+                    {p.source === 'admin' || p.source === 'builtin' ? (
                       <Button size="sm" variant="secondary" disabled={setProvider.isPending} onClick={() => setProvider.mutate({ id: p.id, enabled: !p.enabled })}>
                         {p.enabled ? 'Disable' : 'Enable'}
                         <span className="sr-only"> provider {p.id}</span>

@@ -6,7 +6,7 @@ import { env } from '@/server/env';
 import { AppError } from '@/server/errors';
 import { resolveAdminCredentialsFileOrThrow } from './admin-credentials-file';
 import { checkEntryOrThrow, parseProviderInput } from './admin-input';
-import { BUILTIN_PROVIDER_IDS } from './builtin-providers';
+import { BUILTIN_PROVIDER_IDS, builtinProviders, type BuiltinProvider } from './builtin-providers';
 import { knownProviders, readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
 import { inactiveProviderDto, listProviderDtos, providerDto, type ProviderDto } from './routing-dto';
 import type { KeyHealthReader } from './runtime-routing';
@@ -80,13 +80,25 @@ export async function deleteAdminProviderEntry(routing: AdminRouting, id: string
 }
 
 /**
- * The console's switch, for operators' entries only: their keys are listed as configured (stored secrets as
- * `{ id, stored: true }`), so the entry goes back whole. Other sources list only usable key ids, not where the
- * secrets come from; a PUT with their key_env does that through the API.
+ * A built-in provider as an operator's entry that reads its key from the same variable (key_env, never the
+ * secret itself), so it can be overridden without anyone typing or storing a key.
+ */
+function builtinAsEntry({ entry, keyVariable }: BuiltinProvider, enabled: boolean) {
+  const keys = keyVariable && entry.keys.length ? [{ id: keyVariable, key_env: keyVariable, weight: 1 }] : [];
+  return { ...entry, keys, enabled };
+}
+
+/**
+ * The console's switch. Operators' entries are listed as configured (stored secrets as `{ id, stored: true }`),
+ * so the entry goes back whole; a built-in becomes an operator's entry naming its key variable (deleting that
+ * entry brings the built-in back). CUSTOM_PROVIDERS' entries list only usable key ids, not where the secrets
+ * come from; a PUT with their key_env does that through the API.
  */
 export async function setAdminProviderEnabled(routing: AdminRouting, id: string, enabled: boolean, health?: KeyHealthReader) {
   const current = await getAdminProviderOrThrow(routing, id, health);
   if (current.read_only) throw readOnlyError('Provider', id);
+  const builtin = current.source === 'builtin' ? builtinProviders(env()).find((b) => b.entry.id === id) : undefined;
+  if (builtin) return replaceAdminProvider(routing, id, builtinAsEntry(builtin, enabled), health);
   if (current.source !== 'admin') {
     throw new AppError('conflict', `Provider ${id} is ${current.source}: PUT /api/v1/admin/providers/${id} with its keys (key_env) and "enabled": ${enabled} to override it`, { id, source: current.source });
   }

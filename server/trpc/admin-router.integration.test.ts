@@ -99,10 +99,12 @@ describeEachDatabase('tRPC admin router', () => {
     expect((await admin.models()).data.find((m) => m.id === builtin.id)).toMatchObject({ enabled: false, source: 'admin' });
     const on = await admin.setModelEnabled({ id: builtin.id, enabled: true });
     expect(on.data).toMatchObject({ id: builtin.id, enabled: true });
-    // A builtin provider's keys come from the environment: the console does not rewrite it.
-    const builtinProvider = providers.data.find((p) => p.source === 'builtin')!;
+    // A builtin provider becomes an operator's entry reading the same key variable; deleting it brings the builtin back.
+    const builtinProvider = providers.data.find((p) => p.source === 'builtin' && p.id !== 'echo')!;
     expect(builtinProvider).toBeDefined();
-    await expect(admin.setProviderEnabled({ id: builtinProvider.id, enabled: false })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/is builtin/) });
+    expect((await admin.setProviderEnabled({ id: builtinProvider.id, enabled: false })).data).toMatchObject({ id: builtinProvider.id, source: 'admin', enabled: false });
+    expect((await admin.providers()).data.find((p) => p.id === builtinProvider.id)).toMatchObject({ source: 'admin', enabled: false });
+    expect(await admin.deleteProvider({ id: builtinProvider.id })).toMatchObject({ deleted: true, current: { id: builtinProvider.id, source: 'builtin', enabled: true } });
     await expect(admin.setModelEnabled({ id: 'no/such-model', enabled: false })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     const health = await admin.keyHealth();

@@ -6,14 +6,18 @@ import { adminUsage, adminUsageQuerySchema } from '@/server/admin/admin-usage';
 import { adminUsersQuerySchema, listAdminUsers, restoreUser, suspendBodySchema, suspendUser } from '@/server/admin/admin-users';
 import { getAdminUserOrThrow } from '@/server/admin/get-admin-user';
 import { instanceAuditLogQuery, listInstanceAuditLog } from '@/server/audit/list-audit-log';
-import { listAdminModels, setAdminModelEnabled } from '@/server/routing/admin-models';
-import { listAdminProviders, setAdminProviderEnabled } from '@/server/routing/admin-providers';
+import { createAdminModel, deleteAdminModelEntry, listAdminModels, replaceAdminModel, setAdminModelEnabled } from '@/server/routing/admin-models';
+import { createAdminProvider, deleteAdminProviderEntry, listAdminProviders, replaceAdminProvider, setAdminProviderEnabled } from '@/server/routing/admin-providers';
 import { runtimeKeyHealthReport, runtimeRouting } from '@/server/routing/runtime-routing';
 import { safeString } from '@/server/validation/fields';
 import { operatorProcedure, router } from '../init';
 
 const id = safeString().min(1).max(200);
 const toggle = z.object({ id, enabled: z.boolean() });
+// An entry in the configuration file's shape: validated by the services with the REST routes' schemas
+// (admin-input.ts), so a bad field is the same 400 (BAD_REQUEST here) with the same message.
+const entry = z.record(z.string(), z.unknown());
+const replace = z.object({ id, entry });
 
 export const adminRouter = router({
   users: operatorProcedure.input(adminUsersQuerySchema).query(({ input }) => listAdminUsers(input)),
@@ -37,6 +41,21 @@ export const adminRouter = router({
   setProviderEnabled: operatorProcedure.input(toggle).mutation(async ({ input }) => {
     const { routing, health } = await runtimeRouting();
     return setAdminProviderEnabled(routing, input.id, input.enabled, health);
+  }),
+  createModel: operatorProcedure.input(entry).mutation(async ({ input }) => createAdminModel((await runtimeRouting()).routing, input)),
+  replaceModel: operatorProcedure.input(replace).mutation(async ({ input }) => replaceAdminModel((await runtimeRouting()).routing, input.id, input.entry)),
+  deleteModel: operatorProcedure.input(z.object({ id })).mutation(async ({ input }) => deleteAdminModelEntry((await runtimeRouting()).routing, input.id)),
+  createProvider: operatorProcedure.input(entry).mutation(async ({ input }) => {
+    const { routing, health } = await runtimeRouting();
+    return createAdminProvider(routing, input, health);
+  }),
+  replaceProvider: operatorProcedure.input(replace).mutation(async ({ input }) => {
+    const { routing, health } = await runtimeRouting();
+    return replaceAdminProvider(routing, input.id, input.entry, health);
+  }),
+  deleteProvider: operatorProcedure.input(z.object({ id })).mutation(async ({ input }) => {
+    const { routing, health } = await runtimeRouting();
+    return deleteAdminProviderEntry(routing, input.id, health);
   }),
   keyHealth: operatorProcedure.query(() => runtimeKeyHealthReport()),
 });

@@ -1,0 +1,86 @@
+// The console's catalog editing (server/trpc/routers/admin.ts: create/replace/delete of providers and models):
+// the admin API's services behind operatorProcedure, so a change is in GET /api/v1/models and the routing
+// table at once, a bad field is the admin API's 400 named by its field, and nobody else gets in.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setOperator } from '@/server/auth/operator';
+import { runtimeRouting } from '@/server/routing/runtime-routing';
+import { processRuntime } from '@/server/runtime/process-runtime';
+import { jsonClient, testUser, type TestUser } from '@/test/accounts';
+import { startApiServer, type ApiServer } from '@/test/api-server';
+import { describeEachDatabase } from '@/test/db';
+import { createCaller } from './root';
+
+afterAll(() => processRuntime().close());
+
+const provider = { id: 'console-up', type: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1', keys: [{ id: 'k1', key_env: 'CONSOLE_UP_KEY' }] };
+const model = {
+  id: 'console/fast',
+  name: 'Console Fast',
+  context_length: 8000,
+  max_output_tokens: 1000,
+  endpoints: [{ provider: 'console-up', upstream_model: 'fast-1', pricing: { input: 1, output: 2 } }],
+};
+
+describeEachDatabase('tRPC admin catalog editing', () => {
+  let api: ApiServer;
+  const call = jsonClient(() => api.origin);
+  let operator: TestUser;
+  let user: TestUser;
+  const as = (u: TestUser) => createCaller({ principal: { kind: 'session', userId: u.id, accountId: u.personalAccountId } }).admin;
+  const listed = async (token: string) => ((await call('GET', '/models', token)).body.data as { id: string }[]).map((m) => m.id);
+  const inTable = async (id: string) => (await runtimeRouting()).routing.table().models.get(id);
+
+  beforeAll(async () => {
+    api = await startApiServer();
+    [operator, user] = await Promise.all([testUser('operator'), testUser('user')]);
+    await setOperator({ email: operator.email, operator: true });
+  });
+  afterAll(() => api?.close());
+
+  it('refuses everyone but operators', async () => {
+    const admin = as(user);
+    await expect(admin.createProvider(provider)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(admin.replaceProvider({ id: provider.id, entry: provider })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(admin.deleteProvider({ id: provider.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(admin.createModel(model)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(admin.replaceModel({ id: model.id, entry: model })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(admin.deleteModel({ id: model.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await as(operator).providers()).data.find((p) => p.id === provider.id)).toBeUndefined();
+  });
+
+  it('creates, edits, disables and deletes a provider and a model, visible at once; bad fields are named', async () => {
+    const admin = as(operator);
+    await expect(admin.createProvider({ ...provider, base_url: 'not a url' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/base_url/) });
+    await expect(admin.createModel(model)).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/endpoints\.0\.provider/) });
+
+    expect((await admin.createProvider(provider)).data).toMatchObject({ id: provider.id, source: 'admin', enabled: true });
+    await expect(admin.createProvider(provider)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(admin.createModel({ ...model, context_length: -1 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/context_length/) });
+    expect((await admin.createModel(model)).data).toMatchObject({ id: model.id, name: 'Console Fast', source: 'admin', enabled: true });
+    expect(await inTable(model.id)).toMatchObject({ id: model.id });
+    expect(await listed(user.token)).toContain(model.id);
+
+    const edited = await admin.replaceModel({ id: model.id, entry: { ...model, name: 'Console Faster', context_length: 16000 } });
+    expect(edited.data).toMatchObject({ name: 'Console Faster', context_length: 16000 });
+    await expect(admin.replaceModel({ id: model.id, entry: { ...model, id: 'console/other' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+
+    expect((await admin.setModelEnabled({ id: model.id, enabled: false })).data).toMatchObject({ enabled: false });
+    expect(await listed(user.token)).not.toContain(model.id);
+    await admin.setModelEnabled({ id: model.id, enabled: true });
+    expect(await listed(user.token)).toContain(model.id);
+
+    const replaced = await admin.replaceProvider({ id: provider.id, entry: { ...provider, base_url: 'http://127.0.0.1:10/v1' } });
+    expect(replaced).toMatchObject({ created: false, data: { id: provider.id, base_url: 'http://127.0.0.1:10/v1' } });
+    expect((await admin.setProviderEnabled({ id: provider.id, enabled: false })).data).toMatchObject({ enabled: false });
+    await admin.setProviderEnabled({ id: provider.id, enabled: true });
+
+    // A provider in use by a model is not deleted from under it.
+    await expect(admin.deleteProvider({ id: provider.id })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await admin.deleteModel({ id: model.id })).toMatchObject({ deleted: true, current: null });
+    expect(await inTable(model.id)).toBeUndefined();
+    expect(await listed(user.token)).not.toContain(model.id);
+    expect(await admin.deleteProvider({ id: provider.id })).toMatchObject({ deleted: true });
+    await expect(admin.deleteProvider({ id: provider.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await runtimeRouting()).routing.table().providers.get(provider.id)).toBeUndefined();
+  });
+});
