@@ -16,11 +16,12 @@
 //   6. memory: server RSS at rest vs peak with 1,000 concurrent open streams, per stream (restarted again)
 //   7. observability: CPU per chat request with metrics + request logs on vs off, 500 req/s non-streaming, a fresh
 //      server per leg, ABBA (scripts/bench/observability.mjs; issue 17's ≤ 5 %)
+//   8. workers (PostgreSQL): saturation with WORKERS=2 against WORKERS=1, nothing pinned (scripts/bench/workers.mjs)
 // and prints a markdown table per database with PASS/FAIL against the targets below. Everything (JSON,
 // tables, server logs) goes to bench/results/<timestamp>/. Loopback only; every phase is bounded.
 //
 // Env: BENCH_QUICK=1 (short phases, one round: a smoke run of ~3 min), BENCH_DB=postgres|pglite|both,
-//      BENCH_PHASES=nonstream,routing,onecore,saturation,stream,fresh,memory (a subset, for experiments; default all),
+//      BENCH_PHASES=nonstream,routing,onecore,saturation,stream,fresh,memory,observability,workers (a subset, for experiments; default all),
 //      BENCH_DATABASE_URL or TEST_DATABASE_URL (admin connection; default postgresql://postgres@127.0.0.1:5432/postgres;
 //      a fresh database is created and dropped), BENCH_SATURATION=wrk|sweep (default: wrk when installed),
 //      BENCH_PIN=0 (do not pin processes to CPUs), BENCH_PIN_PG=0 (leave the database — PostgreSQL's backends, PGlite's thread — to the scheduler), BENCH_PROFILE=1 (the server writes V8 CPU profiles,
@@ -40,6 +41,7 @@ import { ADMIN_URL, createDatabase, dbEnv, dropDatabase, mintKey, redact } from 
 import { errCount, load, nonStreamResult, sweep, wrk } from './bench/load-tools.mjs';
 import { f, table } from './bench/report.mjs';
 import { OBSERVABILITY_OFF_ENV, observabilityCost, observabilityMode } from './bench/observability.mjs';
+import { workersSaturation } from './bench/workers.mjs';
 import { SERVER_ENV, SERVER_NODE_ARGS } from './server-node-args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -49,7 +51,7 @@ process.chdir(ROOT);
 const QUICK = process.env.BENCH_QUICK === '1';
 const WHICH = (process.env.BENCH_DB ?? 'both').toLowerCase();
 if (!['postgres', 'pglite', 'both'].includes(WHICH)) fail(`BENCH_DB must be postgres, pglite or both (got "${WHICH}")`);
-const ALL_PHASES = ['nonstream', 'routing', 'onecore', 'saturation', 'stream', 'fresh', 'memory', 'observability'];
+const ALL_PHASES = ['nonstream', 'routing', 'onecore', 'saturation', 'stream', 'fresh', 'memory', 'observability', 'workers'];
 const PHASES = new Set((process.env.BENCH_PHASES ?? ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
 for (const p of PHASES) if (!ALL_PHASES.includes(p)) fail(`BENCH_PHASES: unknown phase "${p}" (known: ${ALL_PHASES.join(', ')})`);
 const HAS_WRK = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
@@ -171,10 +173,11 @@ async function benchDatabase(kind) {
   };
   const server = { port, child: null, db, startedAt: 0, dbThreadId: 0 };
   let starts = 0;
-  const startServer = async () => {
+  const startServer = async ({ cpu = 1 } = {}) => {
     const t0 = Date.now();
     const nodeArgs = [...SERVER_NODE_ARGS, ...EXTRA_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : [])];
-    server.child = startProcess('switchboard', 1, process.execPath, [...nodeArgs, 'dist/server.js'], env, path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`));
+    server.logFile = path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`);
+    server.child = startProcess('switchboard', cpu, process.execPath, [...nodeArgs, 'dist/server.js'], env, server.logFile);
     server.startedAt = t0;
     await waitHttp(`http://127.0.0.1:${port}/api/health`, server.child, 120_000);
     const dbThread = db.kind === 'pglite' ? pinDbThread(db.dataDir, 0) : '';
@@ -335,6 +338,27 @@ async function benchDatabase(kind) {
         quick: QUICK,
       });
       alive();
+    }
+
+    // 8. WORKERS=2 against one worker (PostgreSQL only: the embedded database is one process), nothing pinned
+    if (PHASES.has('workers') && db.kind === 'postgres' && SATURATION === 'wrk') {
+      await startMock(MOCK_NONSTREAM, 'nonstream');
+      try {
+        result.workers = await workersSaturation({
+          out: OUT,
+          target: sb,
+          secs: C.wrkSecs,
+          start: async (workers) => {
+            await stopProcess(server.child);
+            env.WORKERS = String(workers);
+            await startServer({ cpu: null });
+            return server.logFile;
+          },
+          stop: () => stopProcess(server.child),
+        });
+      } finally {
+        delete env.WORKERS;
+      }
     }
   } catch (err) {
     result.error = err.message;

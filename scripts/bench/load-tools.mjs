@@ -20,13 +20,14 @@ export async function load(out, label, args, file) {
 }
 
 /** wrk -t1 -c64 for `secs` after a 2 s warm-up: successful responses per second, latency, server CPU. */
-export async function wrk(out, name, url, model, headers, secs, server) {
+/** @param cpu where wrk runs (default CPU 0 when pinning; null: anywhere) */
+export async function wrk(out, name, url, model, headers, secs, server, { cpu = 0, threads = 1 } = {}) {
   const env = { ...process.env, WRK_MODEL: model, WRK_HEADERS: headers };
-  const args = ['-t1', '-c64', '--latency', '-s', 'bench/wrk-post.lua', url];
-  await run('wrk', ['-d2s', ...args], { env, quiet: true, cpu: 0 }); // warm-up
+  const args = [`-t${threads}`, '-c64', '--latency', '-s', 'bench/wrk-post.lua', url];
+  await run('wrk', ['-d2s', ...args], { env, quiet: true, cpu }); // warm-up
   const cpu0 = server ? cpuMs(server.child.pid) : NaN;
   const t0 = performance.now();
-  const r = await run('wrk', [`-d${secs}s`, ...args], { env, quiet: true, cpu: 0, log: path.join(out, `${server?.db.kind ?? 'mock'}-wrk-${name}.txt`) });
+  const r = await run('wrk', [`-d${secs}s`, ...args], { env, quiet: true, cpu, log: path.join(out, `${server?.db.kind ?? 'mock'}-wrk-${name}.txt`) });
   const el = (performance.now() - t0) / 1000;
   const text = r.out;
   const num = (re) => {
@@ -45,7 +46,7 @@ export async function wrk(out, name, url, model, headers, secs, server) {
   const sockErr = sock ? sock.slice(1).reduce((a, b) => a + +b, 0) : 0;
   const rps = num(/Requests\/sec:\s+([\d.]+)/);
   const res = {
-    tool: 'wrk -t1 -c64',
+    tool: `wrk -t${threads} -c64`,
     rps: total ? (rps * (total - non2xx)) / total : 0, // successful responses per second
     rawRps: rps,
     total,

@@ -22,8 +22,9 @@ export function pinned(cpu, cmd, args) {
   return PIN ? ['taskset', ['-c', String(cpu), cmd, ...args]] : [cmd, args];
 }
 
+/** @param cpu the CPU to pin it to (when pinning), or null for none */
 export function startProcess(name, cpu, cmd, args, env, logFile) {
-  const [c, a] = pinned(cpu, cmd, args);
+  const [c, a] = cpu === null ? [cmd, args] : pinned(cpu, cmd, args);
   const log = createWriteStream(logFile);
   const child = spawn(c, a, { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
   child.stdout.pipe(log);

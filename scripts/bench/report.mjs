@@ -86,6 +86,10 @@ export function table(r, pgSat, opts) {
     const legs = o.legs.map((l) => `${l.mode} ${f(l.cpuUsPerReq, 0)}`).join(', ');
     lines.push(`| Switchboard CPU per request, metrics + request logs on / off (legs: ${legs}), µs | | ${f(o.onUsPerReq, 0)} / ${f(o.offUsPerReq, 0)}${o.errors ? `, ${o.errors} errors` : ''}${o.noisy > 25 ? ' (noisy machine)' : ''} | ${pm(o.overheadPct, 1)} % |`);
   }
+  if (r.workers) {
+    const [one, two] = r.workers.legs;
+    lines.push(`| saturation, nothing pinned (wrk -t2 -c64): WORKERS=1 / WORKERS=2, req/s | | ${f(one.rps, 0)} / ${f(two.rps, 0)}${one.errors + two.errors ? `, ${one.errors + two.errors} errors` : ''} | ${f(r.workers.ratio, 2)}× |`);
+  }
   if (Number.isFinite(r.rssAfterMB)) lines.push(`| server RSS at rest after the load phases, MB | | ${f(r.rssAfterMB, 0)} | |`);
   if (r.fresh) {
     const x = r.fresh;

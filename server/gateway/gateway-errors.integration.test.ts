@@ -1,7 +1,9 @@
 // Bad input and failures through real HTTP: the spec's error body and status, never a 500 or a hang,
 // never a silent stream cut, and nothing charged for what was not generated.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
 import { db } from '@/server/db';
+import { createLogger, replaceProcessLoggerForTests } from '@/server/observability/logger';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
@@ -188,6 +190,37 @@ describeEachDatabase('chat completions: errors', () => {
     await h.runtime.settlements.flush();
     const rec = await (await db()).usageRecord.findFirst({ where: { userId, status: 'ABORTED' }, orderBy: { createdAt: 'desc' } });
     expect(rec).not.toBeNull();
+    expect((await getBalanceOrThrow(account)).reservedMicros).toBe(0n);
+  });
+
+  it('a client that leaves before a non-streamed answer is recorded as aborted, not logged as a server fault', async () => {
+    let answered!: () => void;
+    const upstreamAnswered = new Promise<void>((resolve) => (answered = resolve));
+    h.respond = async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      setTimeout(answered, 50);
+      return { status: 200, json: JSON.parse(readFixture('openai', 'text.json')) };
+    };
+    const logged: string[] = [];
+    const restoreLogger = replaceProcessLoggerForTests(createLogger({ level: 'info', destination: new Writable({ write: (chunk, _enc, done) => (logged.push(String(chunk)), done()) }) }));
+    try {
+      const controller = new AbortController();
+      const sent = fetch(`${h.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'leaving early' }] }),
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(), 100);
+      await expect(sent).rejects.toThrow();
+      await upstreamAnswered;
+      await h.runtime.settlements.flush();
+    } finally {
+      restoreLogger();
+    }
+    const rec = await (await db()).usageRecord.findFirst({ where: { userId, status: 'ABORTED' }, orderBy: { createdAt: 'desc' } });
+    expect(rec).toMatchObject({ errorCode: 'client_closed', costMicros: 0n });
+    expect(logged.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50)).toEqual([]);
     expect((await getBalanceOrThrow(account)).reservedMicros).toBe(0n);
   });
 

@@ -57,20 +57,25 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
     await format.afterAdmission?.(a.req, a.principal);
     outcome = a.req.stream ? await runStreaming(rt, t, format, a, requestId, started, commit) : await runNonStreaming(rt, t, format, a, requestId, commit);
   } catch (err) {
-    // Only reached before anything was sent: the client gets an HTTP error; nothing is charged.
+    // Only reached before anything was sent: the client gets an HTTP error; nothing is charged. A client that
+    // went away is not a server fault: nothing is sent or logged as an error (its AbortError would be a 500).
     const aborted = t.signal.aborted;
-    const { status, body, headers } = format.errorReply(err, requestId, 'generation');
-    replyStatus = status;
-    if (!aborted) {
+    let error: { code: string; message: string };
+    if (aborted) {
+      error = { code: 'client_closed', message: 'The client closed the connection before the answer' };
+    } else {
+      const { status, body, headers } = format.errorReply(err, requestId, 'generation');
+      replyStatus = status;
       t.sendJson(status, body, { ...headers, 'x-request-id': requestId, 'x-generation-id': a.generationId });
+      const summary = toErrorBody(err).body.error;
+      error = { code: String(summary.metadata.error_type ?? summary.code), message: summary.message };
     }
-    const summary = toErrorBody(err).body.error;
     outcome = {
       usage: EMPTY_USAGE,
       produced: false,
       finishReason: null,
       status: aborted ? 'ABORTED' : 'ERROR',
-      error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
+      error,
       streamed: a.req.stream,
       attempts: attemptsIn(err),
     };
