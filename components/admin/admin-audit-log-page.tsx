@@ -112,7 +112,7 @@ export function AdminAuditLogPage() {
                         {e.actor.kind} via {e.actor.via}
                       </div>
                     </Td>
-                    <Td className="font-mono text-xs">{e.account_id}</Td>
+                    <Td className="font-mono text-xs">{e.account_id ?? <span className="font-sans text-muted">instance</span>}</Td>
                     <Td className="text-xs">
                       {e.target.type}
                       {e.target.id ? <div className="font-mono text-muted">{e.target.id}</div> : null}

@@ -3,8 +3,12 @@
 // Operators: the routing table as in force — providers with the live health of each key (this server's
 // runtime, refreshed every 10 s) and models with their endpoints — and the enable switches the admin API
 // allows (SWITCHBOARD_CONFIG entries are read-only; a built-in provider is switched through an operator's
-// entry naming its key variable; CUSTOM_PROVIDERS ones are overridden through the API).
+// entry naming its key variable; CUSTOM_PROVIDERS ones are overridden through the API). Operators' entries
+// are added, edited and deleted here (provider-dialog.tsx, model-dialog.tsx); a model's Edit on a built-in
+// makes the operator's entry that overrides it. The actions column stays in view on a phone (sticky).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '@/components/console/confirm-dialog';
 import { errorMessage } from '@/components/console/errors';
 import { formatRelative } from '@/components/console/format';
 import { PageHeader, Section } from '@/components/console/page-header';
@@ -14,8 +18,16 @@ import { Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
+import { ModelDialog, type AdminModel } from './model-dialog';
+import { ProviderDialog, type AdminProvider } from './provider-dialog';
 
 const STATE_TONE: Record<string, Tone> = { healthy: 'success', half_open: 'warning', cooling: 'warning', open: 'danger' };
+
+/** The actions cell: pinned to the right edge of the scrolling table, so it stays reachable at 390 px. */
+const STICKY = 'sticky right-0 bg-surface-raised';
+
+type Editing = { kind: 'provider'; provider?: AdminProvider } | { kind: 'model'; model?: AdminModel } | null;
+type Deleting = { kind: 'provider' | 'model'; id: string } | null;
 
 function HealthBadge({ state }: { state: string }) {
   return <StatusBadge tone={STATE_TONE[state] ?? 'neutral'}>{state.replace('_', ' ')}</StatusBadge>;
@@ -36,6 +48,17 @@ export function AdminCatalogPage() {
   const onError = (e: unknown) => toast(errorMessage(e), 'error');
   const setProvider = useMutation(trpc.admin.setProviderEnabled.mutationOptions({ onSuccess: onToggled('Provider'), onError }));
   const setModel = useMutation(trpc.admin.setModelEnabled.mutationOptions({ onSuccess: onToggled('Model'), onError }));
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Deleting>(null);
+  const onDeleted = (out: { id: string; current: unknown }) => {
+    toast(`${deleting?.kind === 'model' ? 'Model' : 'Provider'} ${out.id} deleted.${out.current ? ' The built-in entry of that id is served again.' : ''}`);
+    setDeleting(null);
+    void refresh();
+  };
+  const deleteProvider = useMutation(trpc.admin.deleteProvider.mutationOptions({ onSuccess: onDeleted }));
+  const deleteModel = useMutation(trpc.admin.deleteModel.mutationOptions({ onSuccess: onDeleted }));
+  const deletion = deleting?.kind === 'model' ? deleteModel : deleteProvider;
+  const providerIds = (providers.data?.data ?? []).map((p) => p.id);
 
   return (
     <div className="space-y-8">
@@ -95,7 +118,14 @@ export function AdminCatalogPage() {
         )}
       </Section>
 
-      <Section title="Providers">
+      <Section
+        title="Providers"
+        actions={
+          <Button size="sm" onClick={() => setEditing({ kind: 'provider' })}>
+            Add provider
+          </Button>
+        }
+      >
         {providers.isPending ? (
           <LoadingBlock label="Loading providers" />
         ) : providers.isError ? (
@@ -109,7 +139,7 @@ export function AdminCatalogPage() {
                 <Th>Source</Th>
                 <Th>Status</Th>
                 <Th>Keys</Th>
-                <Th>
+                <Th className={STICKY}>
                   <span className="sr-only">Actions</span>
                 </Th>
               </tr>
@@ -136,15 +166,27 @@ export function AdminCatalogPage() {
                       {Object.keys(p.health).length === 0 ? <span className="text-muted">—</span> : null}
                     </span>
                   </Td>
-                  <Td className="text-right">
-                    {p.source === 'admin' || p.source === 'builtin' ? (
-                      <Button size="sm" variant="secondary" disabled={setProvider.isPending} onClick={() => setProvider.mutate({ id: p.id, enabled: !p.enabled })}>
-                        {p.enabled ? 'Disable' : 'Enable'}
-                        <span className="sr-only"> provider {p.id}</span>
-                      </Button>
-                    ) : (
-                      <span className="text-xs text-muted">{p.read_only ? 'config file' : 'via API'}</span>
-                    )}
+                  <Td className={`${STICKY} text-right`}>
+                    <span className="inline-flex gap-2">
+                      {p.source === 'admin' ? (
+                        <>
+                          <Button size="sm" variant="secondary" onClick={() => setEditing({ kind: 'provider', provider: p })}>
+                            Edit<span className="sr-only"> provider {p.id}</span>
+                          </Button>
+                          <Button size="sm" variant="secondary" onClick={() => setDeleting({ kind: 'provider', id: p.id })}>
+                            Delete<span className="sr-only"> provider {p.id}</span>
+                          </Button>
+                        </>
+                      ) : null}
+                      {p.source === 'admin' || p.source === 'builtin' ? (
+                        <Button size="sm" variant="secondary" disabled={setProvider.isPending} onClick={() => setProvider.mutate({ id: p.id, enabled: !p.enabled })}>
+                          {p.enabled ? 'Disable' : 'Enable'}
+                          <span className="sr-only"> provider {p.id}</span>
+                        </Button>
+                      ) : (
+                        <span className="text-xs text-muted">{p.read_only ? 'config file' : 'via API'}</span>
+                      )}
+                    </span>
                   </Td>
                 </tr>
               ))}
@@ -153,7 +195,15 @@ export function AdminCatalogPage() {
         )}
       </Section>
 
-      <Section title="Models" description={models.data?.warnings.length ? `${models.data.warnings.length} routing warning(s): ${models.data.warnings.join('; ')}` : undefined}>
+      <Section
+        title="Models"
+        description={models.data?.warnings.length ? `${models.data.warnings.length} routing warning(s): ${models.data.warnings.join('; ')}` : undefined}
+        actions={
+          <Button size="sm" onClick={() => setEditing({ kind: 'model' })} disabled={!providers.data}>
+            Add model
+          </Button>
+        }
+      >
         {models.isPending ? (
           <LoadingBlock label="Loading models" />
         ) : models.isError ? (
@@ -166,7 +216,7 @@ export function AdminCatalogPage() {
                 <Th>Endpoints</Th>
                 <Th>Source</Th>
                 <Th>Status</Th>
-                <Th>
+                <Th className={STICKY}>
                   <span className="sr-only">Actions</span>
                 </Th>
               </tr>
@@ -181,14 +231,24 @@ export function AdminCatalogPage() {
                   <Td className="text-xs text-muted">{m.endpoints.map((e) => `${e.provider} (${e.upstream_model})`).join(', ') || '—'}</Td>
                   <Td className="text-muted">{m.source.replace('_', ' ')}</Td>
                   <Td>{!m.active ? <StatusBadge tone="warning">inactive</StatusBadge> : m.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge>disabled</StatusBadge>}</Td>
-                  <Td className="text-right">
+                  <Td className={`${STICKY} text-right`}>
                     {m.read_only ? (
                       <span className="text-xs text-muted">config file</span>
                     ) : (
-                      <Button size="sm" variant="secondary" disabled={setModel.isPending} onClick={() => setModel.mutate({ id: m.id, enabled: !m.enabled })}>
-                        {m.enabled ? 'Disable' : 'Enable'}
-                        <span className="sr-only"> model {m.id}</span>
-                      </Button>
+                      <span className="inline-flex gap-2">
+                        <Button size="sm" variant="secondary" onClick={() => setEditing({ kind: 'model', model: m })}>
+                          Edit<span className="sr-only"> model {m.id}</span>
+                        </Button>
+                        {m.source === 'admin' ? (
+                          <Button size="sm" variant="secondary" onClick={() => setDeleting({ kind: 'model', id: m.id })}>
+                            Delete<span className="sr-only"> model {m.id}</span>
+                          </Button>
+                        ) : null}
+                        <Button size="sm" variant="secondary" disabled={setModel.isPending} onClick={() => setModel.mutate({ id: m.id, enabled: !m.enabled })}>
+                          {m.enabled ? 'Disable' : 'Enable'}
+                          <span className="sr-only"> model {m.id}</span>
+                        </Button>
+                      </span>
                     )}
                   </Td>
                 </tr>
@@ -197,6 +257,28 @@ export function AdminCatalogPage() {
           </Table>
         )}
       </Section>
+
+      {editing?.kind === 'provider' ? <ProviderDialog key={editing.provider?.id ?? 'new'} open onClose={() => setEditing(null)} provider={editing.provider} /> : null}
+      {editing?.kind === 'model' ? <ModelDialog key={editing.model?.id ?? 'new'} open onClose={() => setEditing(null)} model={editing.model} providers={providerIds} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => {
+          setDeleting(null);
+          deletion.reset();
+        }}
+        title={deleting?.kind === 'model' ? 'Delete this model?' : 'Delete this provider?'}
+        confirmLabel={deleting?.kind === 'model' ? 'Delete model' : 'Delete provider'}
+        pendingLabel="Deleting…"
+        pending={deletion.isPending}
+        error={deletion.error ? errorMessage(deletion.error) : null}
+        onConfirm={() => deleting && deletion.mutate({ id: deleting.id })}
+      >
+        <p>
+          {deleting?.kind === 'model'
+            ? `Requests for ${deleting.id} are refused from the next one on every instance (a built-in model of that id comes back).`
+            : `Provider ${deleting?.id ?? ''} is removed from every instance; its stored keys are deleted. A provider that models still route to is not deleted.`}
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -92,7 +92,7 @@ test('an operator adjusts credit, suspends and restores a user, and reads usage,
   await expect(page.getByRole('region', { name: 'Provider key health' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Models' }).getByRole('row', { name: /switchboard\/echo/ })).toBeVisible();
   await expectAccessible(page);
-  await captureJourney(page, 'admin-catalog');
+  await captureJourney(page, 'admin-catalog-health'); // admin-catalog.spec.ts captures 'admin-catalog' (editing)
 
   // The audit log of every account shows the operator's work.
   await nav.getByRole('link', { name: 'Instance audit log' }).click();

@@ -9,7 +9,7 @@ const auditEntrySchema = z
   .object({
     id: z.string(),
     created_at: z.string().describe('When the change was committed (the transaction’s start)'),
-    account_id: z.string().describe('The organization’s account, or the user’s personal account'),
+    account_id: z.string().nullable().describe('The organization’s account, or the user’s personal account; null for a change to the instance itself (an operator’s catalog write: provider.*, model.*, catalog.import)'),
     action: z.string().describe('`<object>.<verb>`, e.g. api_key.create (see the list in the description)'),
     actor: z.object({
       kind: z.enum(['user', 'api_key', 'auth_token', 'operator', 'system', 'anonymous']).describe('user: a console session; api_key / auth_token: the REST credential; operator: the CLI; system: providers’ webhooks and automatic work'),

@@ -5,8 +5,8 @@ import { newRowId } from '@/server/ledger/reserve';
 import { currentAuditActor, type AuditActor } from './audit-context';
 
 export interface AuditEntry {
-  /** The organization's or the personal account the change belongs to. */
-  accountId: string;
+  /** The organization's or the personal account the change belongs to; null for the instance's own settings (the catalog). */
+  accountId: string | null;
   /** `<object>.<verb>`, e.g. api_key.create, api_key.update, member.role_change, provider_key.set. */
   action: string;
   target: { type: string; id?: string | null };

@@ -106,6 +106,12 @@ describeEachDatabase('CLI: user:admin and the catalog', () => {
     expect(again.text).toMatch(/Kept stored keys the file does not list \(an import never deletes a secret\): acme-cli\/lit/);
     const provider = (await loadAdminEntries()).providers.find((p) => p.id === 'acme-cli')!;
     expect(provider.keys).toEqual([{ id: 'ACME_CLI_KEY', key_env: 'ACME_CLI_KEY', weight: 1 }, { id: 'lit', key: SECRET, weight: 3 }]);
+
+    // Each import is one audit entry of the instance (no account), by the CLI's operator, naming what it wrote.
+    const audited = await (await db()).auditLogEntry.findMany({ where: { action: 'catalog.import' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    expect(audited.slice(-2).map((e) => [e.accountId, e.actorKind, e.via])).toEqual([[null, 'operator', 'cli'], [null, 'operator', 'cli']]);
+    expect(audited.at(-1)!.after).toEqual({ providers: ['acme-cli'], models: ['acme/cli-fast', 'acme/cli-slow'], created: 0, updated: 3, kept_keys: ['acme-cli/lit'] });
+    expect(JSON.stringify(audited)).not.toContain(SECRET);
   });
 
   it('catalog:import refuses a broken file (file:line:column: field) and ids SWITCHBOARD_CONFIG defines, importing nothing', async () => {

@@ -258,6 +258,78 @@ describeEachDatabase('admin API', (kind) => {
     expect((await call('DELETE', '/admin/providers/echo', flagged.token)).body.current).toMatchObject({ id: 'echo', source: 'builtin' });
   });
 
+  it('cloud providers read back their non-secret settings; GET → PUT keeps them and the stored key, never showing a secret', async () => {
+    const clouds = [
+      { id: 'acme-bedrock', type: 'bedrock', region: 'eu-west-1', access_key_id_env: 'ACME_AWS_ID', secret_access_key_env: 'ACME_AWS_SECRET', session_token_env: 'ACME_AWS_TOKEN', timeout_ms: 30_000, keys: [{ id: 'br', key: SECRET }] },
+      { id: 'acme-vertex', type: 'vertex', project: 'acme-prod', location: 'us-east5', credentials_env: 'ACME_VERTEX_JSON' },
+      { id: 'acme-azure', type: 'azure-openai', base_url: 'https://acme.openai.azure.com/openai/deployments/gpt-4o', api_version: '2024-10-21', tenant_id: 'tenant-1', client_id: 'client-1', client_secret_env: 'ACME_AZURE_SECRET', token_url: 'https://login.example.com/token' },
+    ];
+    for (const entry of clouds) {
+      const { keys: _keys, ...settings } = entry;
+      expect((await call('POST', '/admin/providers', flagged.token, entry)).status, entry.id).toBe(201);
+      const shown = await call('GET', `/admin/providers/${entry.id}`, flagged.token);
+      expect(shown.body.data, entry.id).toMatchObject(settings);
+      // A host derived from the region or location is not written into the entry by a round trip.
+      if (!('base_url' in entry)) expect(shown.body.data.base_url, entry.id).toBeUndefined();
+      expect((await call('GET', '/admin/providers', flagged.token)).body.data.find((p: { id: string }) => p.id === entry.id)).toMatchObject(settings);
+
+      const put = await call('PUT', `/admin/providers/${entry.id}`, flagged.token, { ...shown.body.data, name: 'Renamed' });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(put.body.data).toMatchObject({ ...settings, name: 'Renamed' });
+      const stored = (await loadAdminEntries()).providers.find((p) => p.id === entry.id)!;
+      expect(stored).toMatchObject({ ...settings, name: 'Renamed' });
+      if (entry.keys) expect(stored.keys).toEqual([{ id: 'br', key: SECRET, weight: 1 }]);
+      for (const res of [shown, put]) expect(JSON.stringify(res.body)).not.toContain(SECRET);
+    }
+    // The provider switch (a PUT of the GET with enabled changed) keeps them too.
+    const bedrock = (await call('GET', '/admin/providers/acme-bedrock', flagged.token)).body.data;
+    await call('PUT', '/admin/providers/acme-bedrock', flagged.token, { ...bedrock, enabled: false });
+    expect((await loadAdminEntries()).providers.find((p) => p.id === 'acme-bedrock')).toMatchObject({ region: 'eu-west-1', timeout_ms: 30_000, enabled: false, keys: [{ id: 'br', key: SECRET }] });
+    for (const entry of clouds) expect((await call('DELETE', `/admin/providers/${entry.id}`, flagged.token)).status).toBe(200);
+  });
+
+  it('every catalog write is in the operators\' audit log (no account), by the operator, without secrets', async () => {
+    const from = new Date(Date.now() - 1000).toISOString();
+    const writes: [string, string, unknown?][] = [
+      ['POST', '/admin/providers', provider('audit-up', { headers: { 'X-Upstream-Token': 'hdr-SECRET-value' } })],
+      ['POST', '/admin/models', model('audit/m', { endpoints: [{ provider: 'audit-up', upstream_model: 'm', pricing: { input: 1, output: 2 } }] })],
+      ['PUT', `/admin/models/${enc('audit/m')}`, model('audit/m', { endpoints: [{ provider: 'audit-up', upstream_model: 'm', pricing: { input: 1.5, output: 2 } }] })],
+      ['PUT', `/admin/models/${enc('audit/m')}`, model('audit/m', { enabled: false, endpoints: [{ provider: 'audit-up', upstream_model: 'm', pricing: { input: 1.5, output: 2 } }] })],
+      ['PUT', '/admin/providers/audit-up', provider('audit-up', { keys: [{ key_env: 'ACME_KEY_VAR' }, { id: 'lit', stored: true, weight: 3 }], headers: { 'X-Upstream-Token': 'hdr-SECRET-value' }, enabled: false })],
+      ['DELETE', `/admin/models/${enc('audit/m')}`],
+      ['DELETE', '/admin/providers/audit-up'],
+    ];
+    for (const [method, route, body] of writes) expect((await call(method, route, flagged.token, body)).status, `${method} ${route}`).toBeLessThan(300);
+    // A refused write records nothing.
+    expect((await call('POST', '/admin/models', flagged.token, model('audit/bad', { context_length: -1 }))).status).toBe(400);
+
+    const log = await call('GET', `/admin/audit-log?from=${enc(from)}&limit=200`, flagged.token);
+    expect(log.status).toBe(200);
+    const entries = (log.body.data as { action: string; target: { id: string } }[]).filter((e) => ['audit-up', 'audit/m', 'audit/bad'].includes(e.target.id)).reverse();
+    expect(entries.map((e) => `${e.action} ${e.target.id}`)).toEqual([
+      'provider.create audit-up',
+      'model.create audit/m',
+      'model.update audit/m',
+      'model.disable audit/m',
+      'provider.disable audit-up',
+      'model.delete audit/m',
+      'provider.delete audit-up',
+    ]);
+    for (const e of entries) expect(e).toMatchObject({ account_id: null, actor: { kind: 'auth_token', user_id: flagged.id, label: flagged.email, via: 'rest' } });
+    expect(entries[2]).toMatchObject({ target: { type: 'model' }, before: { endpoints: [{ pricing: { input: 1 } }] }, after: { endpoints: [{ pricing: { input: 1.5 } }] } });
+    expect(entries[0]).toMatchObject({
+      target: { type: 'provider' },
+      before: null,
+      after: { id: 'audit-up', keys: [{ id: 'ACME_KEY_VAR', key_env: 'ACME_KEY_VAR' }, { id: 'lit', stored: true, key_hint: 'sk-…6789' }], headers: ['X-Upstream-Token'] },
+    });
+    expect(entries[6]).toMatchObject({ before: { id: 'audit-up', enabled: false }, after: null });
+    const text = JSON.stringify(log.body);
+    for (const secret of [SECRET, 'hdr-SECRET-value', '"key_secret"', 'sk-from-variable']) expect(text).not.toContain(secret);
+    // The catalog belongs to no account: no account's own log shows it.
+    const own = await call('GET', `/users/${flagged.id}/audit-log`, flagged.token);
+    expect((own.body.data as { action: string }[]).filter((e) => /^(provider|model)\./.test(e.action))).toEqual([]);
+  });
+
   it(`on PostgreSQL without ENCRYPTION_KEY a literal key is refused (400), key_env is fine [${kind}]`, async () => {
     const env = { DATABASE_URL: process.env.DATABASE_URL, AUTH_SECRET: process.env.AUTH_SECRET, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY };
     process.env.DATABASE_URL = 'postgresql://127.0.0.1:1/unused'; // the mode only: the test's database stays in use

@@ -69,6 +69,13 @@ describeEachDatabase('admin API: credentials_file', () => {
     expect(stored?.credentials_file).toBe(path.join(credentialsDir, 'vertex.json'));
     const absolute = await call('PUT', '/admin/providers/vx-absolute', operator.token, vertex('vx-absolute', path.join(credentialsDir, 'vertex.json')));
     expect(absolute.status).toBe(201);
+    // The read shows the path (not the key inside), and a GET → PUT keeps it.
+    const shown = await call('GET', '/admin/providers/vx-by-name', operator.token);
+    expect(shown.body.data).toMatchObject({ type: 'vertex', location: 'us-east5', credentials_file: path.join(credentialsDir, 'vertex.json') });
+    expect(JSON.stringify(shown.body)).not.toContain('not-a-real-key');
+    const back = await call('PUT', '/admin/providers/vx-by-name', operator.token, shown.body.data);
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect((await loadAdminEntries()).providers.find((p) => p.id === 'vx-by-name')).toMatchObject({ location: 'us-east5', credentials_file: path.join(credentialsDir, 'vertex.json') });
   });
 
   it('refuses a path outside the directory, a `..` escape, a symlink leading out and a directory: 400, nothing stored', async () => {

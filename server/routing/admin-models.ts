@@ -7,7 +7,7 @@ import { AppError } from '@/server/errors';
 import type { ModelConfigEntry } from './config-schema';
 import { checkEntryOrThrow, parseModelInput } from './admin-input';
 import { inactiveModelDto, listModelDtos, modelDto, type ModelDto } from './routing-dto';
-import { deleteAdminModel, listAdminEntries, putAdminModel } from './routing-store';
+import { deleteAdminModel, listAdminEntries, putAdminModel, type WriteOptions } from './routing-store';
 import type { RoutingTable } from './routing-table';
 
 export interface AdminRouting {
@@ -81,10 +81,10 @@ export async function createAdminModel(routing: AdminRouting, body: unknown) {
 }
 
 /** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). */
-export async function replaceAdminModel(routing: AdminRouting, id: string, body: unknown) {
+export async function replaceAdminModel(routing: AdminRouting, id: string, body: unknown, write: WriteOptions = {}) {
   const model = parseModelInput(body, id);
   await assertWritable(routing.table(), model);
-  const { created } = await putAdminModel(model);
+  const { created } = await putAdminModel(model, write);
   return { created, ...(await afterWrite(routing, model)) };
 }
 
@@ -106,5 +106,5 @@ export async function deleteAdminModelEntry(routing: AdminRouting, id: string) {
 export async function setAdminModelEnabled(routing: AdminRouting, id: string, enabled: boolean) {
   const current = await getAdminModelOrThrow(routing, id);
   if (current.read_only) throw readOnlyError('Model', id);
-  return replaceAdminModel(routing, id, { ...current, enabled });
+  return replaceAdminModel(routing, id, { ...current, enabled }, { auditVerb: enabled ? 'enable' : 'disable' });
 }

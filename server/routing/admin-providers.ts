@@ -10,7 +10,7 @@ import { BUILTIN_PROVIDER_IDS, builtinProviders, type BuiltinProvider } from './
 import { knownProviders, readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
 import { inactiveProviderDto, listProviderDtos, providerDto, type ProviderDto } from './routing-dto';
 import type { KeyHealthReader } from './runtime-routing';
-import { deleteAdminProvider, listAdminEntries, putAdminProvider, type ProviderInput } from './routing-store';
+import { deleteAdminProvider, listAdminEntries, putAdminProvider, type ProviderInput, type WriteOptions } from './routing-store';
 
 export async function listAdminProviders(routing: AdminRouting, health?: KeyHealthReader): Promise<{ data: ProviderDto[]; warnings: string[] }> {
   const table = routing.table();
@@ -49,11 +49,11 @@ export async function createAdminProvider(routing: AdminRouting, body: unknown, 
 }
 
 /** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). */
-export async function replaceAdminProvider(routing: AdminRouting, id: string, body: unknown, health?: KeyHealthReader) {
+export async function replaceAdminProvider(routing: AdminRouting, id: string, body: unknown, health?: KeyHealthReader, write: WriteOptions = {}) {
   const provider = resolveAdminCredentialsFileOrThrow(parseProviderInput(body, id), env().SWITCHBOARD_CREDENTIALS_DIR);
   checkEntryOrThrow({ provider }, await knownProviders(routing.table()));
   if (routing.table().providers.get(id)?.source === 'file') throw readOnlyError('Provider', id);
-  const { created } = await putAdminProvider(provider);
+  const { created } = await putAdminProvider(provider, write);
   return { created, ...(await afterWrite(routing, provider, health)) };
 }
 
@@ -98,9 +98,10 @@ export async function setAdminProviderEnabled(routing: AdminRouting, id: string,
   const current = await getAdminProviderOrThrow(routing, id, health);
   if (current.read_only) throw readOnlyError('Provider', id);
   const builtin = current.source === 'builtin' ? builtinProviders(env()).find((b) => b.entry.id === id) : undefined;
-  if (builtin) return replaceAdminProvider(routing, id, builtinAsEntry(builtin, enabled), health);
+  const write: WriteOptions = { auditVerb: enabled ? 'enable' : 'disable' };
+  if (builtin) return replaceAdminProvider(routing, id, builtinAsEntry(builtin, enabled), health, write);
   if (current.source !== 'admin') {
     throw new AppError('conflict', `Provider ${id} is ${current.source}: PUT /api/v1/admin/providers/${id} with its keys (key_env) and "enabled": ${enabled} to override it`, { id, source: current.source });
   }
-  return replaceAdminProvider(routing, id, { ...current, enabled }, health);
+  return replaceAdminProvider(routing, id, { ...current, enabled }, health, write);
 }

@@ -14,7 +14,7 @@ import { buildVertexAdapter } from '@/server/providers/vertex/build-vertex-adapt
 import { checkAdminCredentialsFile } from './admin-credentials-file';
 import { ECHO_BASE_URL, PUBLIC_BASE_URLS } from './builtin-providers';
 import type { EntrySource, KeyConfig, ProviderConfigEntry, ProviderType } from './config-schema';
-import type { RoutingKey, RoutingProvider } from './routing-table';
+import { providerSettingsOf, type RoutingKey, type RoutingProvider } from './routing-table';
 
 // Adapters hold no per-provider state (base URL and key come with each request's ProviderConfig, headers are
 // added by the gateway), so two openai-compatible instances serve every such provider: a reload allocates none.
@@ -144,6 +144,7 @@ export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOp
     enabled: entry.enabled,
     source: o.source,
     ...(entry.timeout_ms === undefined ? {} : { timeoutMs: entry.timeout_ms }),
+    settings: Object.freeze(providerSettingsOf(entry)),
   });
 }
 

@@ -4,7 +4,7 @@
 // `stored: true`.
 import type { EntrySource, ModelConfigEntry, ProviderConfigEntry } from './config-schema';
 import type { KeyHealthReader, KeyState } from './runtime-routing';
-import type { RoutingModel, RoutingProvider, RoutingTable } from './routing-table';
+import { providerSettingsOf, type RoutingModel, type RoutingProvider, type RoutingTable } from './routing-table';
 import type { StoredKey, StoredProvider } from './routing-store';
 
 /** Fields the API returns that are not part of an entry; a PUT or POST body may carry them back (ignored). */
@@ -84,15 +84,19 @@ function storedKeyDto(k: StoredKey): KeyDto {
  */
 export function providerDto(p: RoutingProvider, stored: StoredProvider | undefined, health?: KeyHealthReader): ProviderDto {
   const own = p.source === 'admin' ? stored : undefined;
+  // An operator's entry reads back as it was written (its base_url only if it set one: a Bedrock or Vertex
+  // host derived from region or location must not be pinned by a GET → PUT), with its non-secret settings,
+  // so a round trip keeps them. Other sources show the compiled provider and the settings it kept.
+  const baseUrl = own ? own.base_url : /^https?:/.test(p.baseUrl) ? p.baseUrl : undefined; // echo's base URL is an in-process marker
   return {
     id: p.id,
     type: p.type,
     name: p.name,
-    // echo answers in-process (its base URL is a marker, not an http URL a PUT could send back).
-    ...(/^https?:/.test(p.baseUrl) ? { base_url: p.baseUrl } : {}),
+    ...(baseUrl !== undefined ? { base_url: baseUrl } : {}),
     keys: own ? own.keys.map(storedKeyDto) : p.keys.map((k) => ({ id: k.id, weight: k.weight })),
     headers: own ? { ...own.headers } : { ...p.headers },
     supports_stream_options: own ? own.supports_stream_options : true,
+    ...(own ? providerSettingsOf(own) : (p.settings ?? {})),
     enabled: p.enabled,
     ...status(p.source, true),
     configured: p.configured,
@@ -103,6 +107,14 @@ export function providerDto(p: RoutingProvider, stored: StoredProvider | undefin
 
 export function inactiveProviderDto(p: StoredProvider): ProviderDto {
   return { ...p, keys: p.keys.map(storedKeyDto), ...status('admin', false), configured: false, health: {} };
+}
+
+/**
+ * A stored provider as the audit log records it: the entry with each key as its variable's name or its
+ * hint (never the encrypted secret), and header values left out (they may carry credentials).
+ */
+export function providerAuditView(p: StoredProvider) {
+  return { ...p, keys: p.keys.map(storedKeyDto), headers: Object.keys(p.headers ?? {}) };
 }
 
 /** Every model of the table once (sorted by id), then the operator's entries it left out. */

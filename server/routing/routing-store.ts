@@ -6,6 +6,7 @@ import { db, Prisma } from '@/server/db';
 import { decryptSecret, encryptSecret, SecretBoxError, secretHint } from '@/server/crypto/secret-box';
 import { env } from '@/server/env';
 import { AppError } from '@/server/errors';
+import { recordCatalogImport, recordCatalogWrite } from './catalog-audit';
 import { modelConfigSchema, providerConfigSchema, type KeyConfig, type ModelConfigEntry, type ProviderConfigEntry } from './config-schema';
 
 /** A provider key as stored: a variable's name, or the encrypted key with its display hint. */
@@ -113,6 +114,8 @@ export interface WriteResult {
 export interface WriteOptions {
   /** POST: refuse (409) when an admin entry with this id exists. */
   createOnly?: boolean;
+  /** The console's switch: audited as enable/disable even when it creates the entry (a built-in's override). */
+  auditVerb?: 'enable' | 'disable';
 }
 
 /**
@@ -127,21 +130,28 @@ async function writeTransaction<T>(write: (tx: Tx) => Promise<T>): Promise<T & {
   });
 }
 
-/** Upserts one entry; `build` gets the stored config (if any) and returns the new one. Returns whether it was new. */
-async function upsertEntry(tx: Tx, kind: Kind, id: string, build: (previous: unknown) => Prisma.InputJsonValue, options: WriteOptions = {}): Promise<boolean> {
+/**
+ * Upserts one entry; `build` gets the stored config (if any) and returns the new one. Returns whether it was
+ * new. Each write is audited in its transaction (catalog-audit.ts), unless the caller records one entry for
+ * many writes (catalog:import).
+ */
+async function upsertEntry(tx: Tx, kind: Kind, id: string, build: (previous: unknown) => Prisma.InputJsonValue, options: WriteOptions & { audit?: boolean } = {}): Promise<boolean> {
   const previous = await tx.routingEntry.findUnique({ where: { kind_id: { kind, id } }, select: { config: true } });
   if (previous && options.createOnly) throw new AppError('conflict', `${kind === 'MODEL' ? 'Model' : 'Provider'} ${id} already exists`, { id });
   const config = build(previous?.config);
   await tx.routingEntry.upsert({ where: { kind_id: { kind, id } }, create: { kind, id, config }, update: { config } });
+  if (options.audit !== false) await recordCatalogWrite(tx, { kind, id, before: previous?.config, after: config, verb: options.auditVerb });
   return !previous;
 }
 
 async function deleteEntry(kind: Kind, id: string): Promise<{ deleted: boolean; revision: number | null }> {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const { count } = await tx.routingEntry.deleteMany({ where: { kind, id } });
+    const previous = await tx.routingEntry.findUnique({ where: { kind_id: { kind, id } }, select: { config: true } });
     // Nothing deleted, nothing changed: the revision stays, and no instance reloads for nothing.
-    if (count === 0) return { deleted: false, revision: null };
+    if (!previous) return { deleted: false, revision: null };
+    await tx.routingEntry.delete({ where: { kind_id: { kind, id } } });
+    await recordCatalogWrite(tx, { kind, id, before: previous.config, after: undefined });
     return { deleted: true, revision: await bumpRevision(tx) };
   });
 }
@@ -176,10 +186,12 @@ export async function putAdminEntries(entries: { providers: ProviderInput[]; mod
   const builds = entries.providers.map((p) => providerConfig(p, true));
   return writeTransaction(async (tx) => {
     let created = 0;
-    for (const [i, p] of entries.providers.entries()) if (await upsertEntry(tx, 'PROVIDER', p.id, builds[i].config)) created++;
-    for (const m of entries.models) if (await upsertEntry(tx, 'MODEL', m.id, modelConfig(m))) created++;
+    for (const [i, p] of entries.providers.entries()) if (await upsertEntry(tx, 'PROVIDER', p.id, builds[i].config, { audit: false })) created++;
+    for (const m of entries.models) if (await upsertEntry(tx, 'MODEL', m.id, modelConfig(m), { audit: false })) created++;
     const keptKeys = builds.flatMap((b, i) => b.kept.map((keyId) => `${entries.providers[i].id}/${keyId}`));
-    return { created, updated: entries.providers.length + entries.models.length - created, keptKeys };
+    const updated = entries.providers.length + entries.models.length - created;
+    await recordCatalogImport(tx, { providers: entries.providers.map((p) => p.id), models: entries.models.map((m) => m.id), created, updated, keptKeys });
+    return { created, updated, keptKeys };
   });
 }
 

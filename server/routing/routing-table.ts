@@ -4,7 +4,7 @@
 // their keys is a few map lookups, no database round trip. A reload builds a new table and swaps the
 // reference; requests in flight keep the table (and the adapters, keys and prices) they started with.
 import type { ProviderAdapter, ProviderConfig } from '@/server/providers/types';
-import type { EntrySource, ModelKind, ProviderType } from './config-schema';
+import type { EntrySource, ModelKind, ProviderConfigEntry, ProviderType } from './config-schema';
 
 /** Integer micro-dollars per million tokens ($0.15/M = 150_000), the names computeCost reads. */
 export interface Pricing {
@@ -58,6 +58,38 @@ export interface RoutingProvider {
   source: EntrySource;
   /** Time to the response headers before an attempt counts as timed out and the next endpoint is tried. */
   timeoutMs?: number;
+  /**
+   * The entry's other settings, for the admin API's read (cloud fields: region, project, location,
+   * api_version, credentials_file, the variables holding credentials…). None is a secret: they name
+   * variables and files, never their contents.
+   */
+  settings?: ProviderSettings;
+}
+
+/** Fields of a provider entry that the compiled provider does not otherwise keep, and that hold no secret. */
+export const PROVIDER_SETTING_FIELDS = [
+  'timeout_ms',
+  'region',
+  'access_key_id_env',
+  'secret_access_key_env',
+  'session_token_env',
+  'project',
+  'location',
+  'credentials_file',
+  'credentials_env',
+  'api_version',
+  'tenant_id',
+  'client_id',
+  'client_secret_env',
+  'token_url',
+] as const;
+export type ProviderSettings = Partial<Pick<ProviderConfigEntry, (typeof PROVIDER_SETTING_FIELDS)[number]>>;
+
+/** The settings an entry sets (absent fields left out, so a read shows only what was configured). */
+export function providerSettingsOf(entry: ProviderSettings): ProviderSettings {
+  const out: Record<string, unknown> = {};
+  for (const field of PROVIDER_SETTING_FIELDS) if (entry[field] !== undefined) out[field] = entry[field];
+  return out as ProviderSettings;
 }
 
 export interface RoutingEndpoint extends Pricing {

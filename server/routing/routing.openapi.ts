@@ -27,6 +27,9 @@ const providerDtoSchema = providerObjectSchema
     missing: z.string().optional().describe('What to set when not configured'),
     health: z.record(z.string(), z.enum(['healthy', 'cooling', 'open', 'half_open'])).describe('Live state of each usable key, by key id'),
   })
+  .describe(
+    "The entry as configured, cloud settings included (region, project, location, api_version, credentials_file's path, the variables holding credentials, timeout_ms), so a GET sent back as a PUT keeps them; secrets never (a stored key is its hint and `stored: true`). An operator's entry shows base_url only if it set one",
+  )
   .meta({ id: 'RoutingProvider' });
 
 const writeResult = (dto: z.ZodType) => z.object({ data: dto, warnings: z.array(z.string()).describe("The routing table's warnings about this entry after the write") });

@@ -83,4 +83,37 @@ describeEachDatabase('tRPC admin catalog editing', () => {
     await expect(admin.deleteProvider({ id: provider.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await runtimeRouting()).routing.table().providers.get(provider.id)).toBeUndefined();
   });
+
+  it('the console\'s writes and switches are audited as the operator, via the console, with no account', async () => {
+    const admin = as(operator);
+    await admin.createProvider({ ...provider, id: 'console-audit' });
+    await admin.setProviderEnabled({ id: 'console-audit', enabled: false });
+    await admin.setProviderEnabled({ id: 'console-audit', enabled: true });
+    await admin.createModel({ ...model, id: 'console/audited', endpoints: [{ ...model.endpoints[0], provider: 'console-audit' }] });
+    await admin.setModelEnabled({ id: 'console/audited', enabled: false });
+    await admin.replaceModel({ id: 'console/audited', entry: { ...model, id: 'console/audited', name: 'Renamed', endpoints: [{ ...model.endpoints[0], provider: 'console-audit' }] } });
+    await admin.deleteModel({ id: 'console/audited' });
+    await admin.deleteProvider({ id: 'console-audit' });
+    // The switch on a built-in provider creates the operator's override: still the switch's action.
+    const builtin = (await admin.providers()).data.find((p) => p.source === 'builtin' && p.type !== 'echo')!;
+    await admin.setProviderEnabled({ id: builtin.id, enabled: false });
+    await admin.deleteProvider({ id: builtin.id });
+
+    const log = await admin.auditLog({ limit: 50, target_type: 'provider' });
+    const models = await admin.auditLog({ limit: 50, target_type: 'model' });
+    const mine = [...log.data, ...models.data].filter((e) => ['console-audit', 'console/audited', builtin.id].includes(e.target.id ?? '')).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    expect(mine.map((e) => `${e.action} ${e.target.id}`)).toEqual([
+      'provider.create console-audit',
+      'provider.disable console-audit',
+      'provider.enable console-audit',
+      'model.create console/audited',
+      'model.disable console/audited',
+      'model.update console/audited',
+      'model.delete console/audited',
+      'provider.delete console-audit',
+      `provider.disable ${builtin.id}`,
+      `provider.delete ${builtin.id}`,
+    ]);
+    for (const e of mine) expect(e).toMatchObject({ account_id: null, actor: { kind: 'user', user_id: operator.id, label: operator.email, via: 'console' } });
+  });
 });
