@@ -27,9 +27,12 @@ const decide = async (w: Waiting, row: Promise<ReservationRow | undefined> | Res
 };
 
 export class KeyAdmissionBatcher {
-  private queue: Waiting[] = [];
-  private inFlight = 0;
+  /** Per key, its waiting admissions in arrival order. */
+  private readonly waiting = new Map<string, Waiting[]>();
+  /** Keys with admissions waiting and no statement in flight, in the order they became ready. */
+  private ready: string[] = [];
   private readonly busyKeys = new Set<string>();
+  private inFlight = 0;
 
   /**
    * Authenticates the key, checks the model and reserves, as reserveForApiKey does, grouped with the same
@@ -38,24 +41,43 @@ export class KeyAdmissionBatcher {
   reserve(input: KeyAdmissionInput): Promise<KeyAdmission> {
     if (input.now) return reserveForApiKey(input); // a pinned clock (tests): alone
     return new Promise<KeyAdmission>((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      const key = input.keyHash;
+      let list = this.waiting.get(key);
+      if (!list) {
+        this.waiting.set(key, (list = []));
+        if (!this.busyKeys.has(key)) this.ready.push(key);
+      }
+      list.push({ input, resolve, reject });
       this.pump();
     });
   }
 
+  /**
+   * Sends a statement per group of ready keys (up to BATCH_MAX admissions). Work per call is what it sends,
+   * not what waits: a busy key's admissions are never looked at until its statement is back (a scan of one
+   * queue of everything waiting, on every arrival, was quadratic under a burst for one key).
+   */
   private pump(): void {
-    while (this.queue.length && this.inFlight < MAX_IN_FLIGHT) {
+    while (this.ready.length && this.inFlight < MAX_IN_FLIGHT) {
       const group: Waiting[] = [];
-      const rest: Waiting[] = [];
-      for (const w of this.queue) (group.length < BATCH_MAX && !this.busyKeys.has(w.input.keyHash) ? group : rest).push(w);
-      if (group.length === 0) return;
-      this.queue = rest;
-      const keys = new Set(group.map((w) => w.input.keyHash));
-      for (const k of keys) this.busyKeys.add(k);
+      const keys: string[] = [];
+      while (this.ready.length && group.length < BATCH_MAX) {
+        const key = this.ready.shift()!;
+        const list = this.waiting.get(key)!;
+        const taken = list.splice(0, BATCH_MAX - group.length);
+        for (const w of taken) group.push(w);
+        if (list.length === 0) this.waiting.delete(key);
+        this.busyKeys.add(key);
+        keys.push(key);
+      }
       this.inFlight++;
       void runGroup(group).finally(() => {
         this.inFlight--;
-        for (const k of keys) this.busyKeys.delete(k);
+        for (const key of keys) {
+          this.busyKeys.delete(key);
+          // What arrived for it meanwhile (or did not fit in the group) goes next.
+          if (this.waiting.has(key)) this.ready.push(key);
+        }
         this.pump();
       });
     }
