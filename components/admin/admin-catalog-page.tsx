@@ -10,7 +10,7 @@ import { formatRelative } from '@/components/console/format';
 import { PageHeader, Section } from '@/components/console/page-header';
 import { StatusBadge, type Tone } from '@/components/console/status-badge';
 import { ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
@@ -109,9 +109,7 @@ export function AdminCatalogPage() {
                 <Th>Source</Th>
                 <Th>Status</Th>
                 <Th>Keys</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -136,7 +134,7 @@ export function AdminCatalogPage() {
                       {Object.keys(p.health).length === 0 ? <span className="text-muted">—</span> : null}
                     </span>
                   </Td>
-                  <Td className="text-right">
+                  <ActionsTd>
                     {p.source === 'admin' || p.source === 'builtin' ? (
                       <Button size="sm" variant="secondary" disabled={setProvider.isPending} onClick={() => setProvider.mutate({ id: p.id, enabled: !p.enabled })}>
                         {p.enabled ? 'Disable' : 'Enable'}
@@ -145,7 +143,7 @@ export function AdminCatalogPage() {
                     ) : (
                       <span className="text-xs text-muted">{p.read_only ? 'config file' : 'via API'}</span>
                     )}
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>
@@ -166,9 +164,7 @@ export function AdminCatalogPage() {
                 <Th>Endpoints</Th>
                 <Th>Source</Th>
                 <Th>Status</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -181,7 +177,7 @@ export function AdminCatalogPage() {
                   <Td className="text-xs text-muted">{m.endpoints.map((e) => `${e.provider} (${e.upstream_model})`).join(', ') || '—'}</Td>
                   <Td className="text-muted">{m.source.replace('_', ' ')}</Td>
                   <Td>{!m.active ? <StatusBadge tone="warning">inactive</StatusBadge> : m.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge>disabled</StatusBadge>}</Td>
-                  <Td className="text-right">
+                  <ActionsTd>
                     {m.read_only ? (
                       <span className="text-xs text-muted">config file</span>
                     ) : (
@@ -190,7 +186,7 @@ export function AdminCatalogPage() {
                         <span className="sr-only"> model {m.id}</span>
                       </Button>
                     )}
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>
