@@ -5,7 +5,7 @@
 // marked `data-autofocus` (React's autoFocus fires before the dialog is open, so it cannot be used here).
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { cx } from '@/components/ui/cx';
-import { useRaiseToasts } from './toast';
+import { useToastHost } from './toast';
 
 export function Dialog({
   open,
@@ -27,7 +27,7 @@ export function Dialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
-  const raiseToasts = useRaiseToasts();
+  const toastHost = useToastHost();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -35,10 +35,17 @@ export function Dialog({
     if (open && !dialog.open) {
       dialog.showModal();
       dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-      raiseToasts();
     }
     if (!open && dialog.open) dialog.close();
-  }, [open, raiseToasts]);
+  }, [open]);
+
+  // While open, toasts are shown from inside this dialog: outside it, the modal makes them inert.
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!open || !dialog) return;
+    toastHost(dialog, true);
+    return () => toastHost(dialog, false);
+  }, [open, toastHost]);
 
   return (
     <dialog

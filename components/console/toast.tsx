@@ -6,60 +6,59 @@
 // - phones: a deck in the band of the top bar (which holds no form), newest in front with the two before it
 //   peeking out beneath; dialogs on a phone leave that band free (see dialog.tsx).
 // The region is a manual popover, so it is in the top layer and shows above an open modal dialog's backdrop
-// (a plain z-index cannot); it is raised again on each new toast and whenever a dialog opens (useRaiseToasts).
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+// (a plain z-index cannot). While a modal is open, everything outside it is inert (hidden from screen readers),
+// so the region then moves into that dialog (useToastHost), still positioned as above: shown after the dialog,
+// it is drawn above it.
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { cx } from '@/components/ui/cx';
 
 type Toast = { id: number; message: string; tone: 'success' | 'error' };
 const ToastContext = createContext<(message: string, tone?: Toast['tone']) => void>(() => {});
-const RaiseContext = createContext<() => void>(() => {});
+const HostContext = createContext<(host: HTMLElement, open: boolean) => void>(() => {});
 
 /** How many toasts are on screen at once; a newer one pushes the oldest out. */
 export const VISIBLE_TOASTS = 3;
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
-  const region = useRef<HTMLDivElement>(null);
+  // The open modal dialogs, the last on top: the region lives in the topmost.
+  const [hosts, setHosts] = useState<HTMLElement[]>([]);
+  const setHost = useCallback((host: HTMLElement, open: boolean) => setHosts((list) => [...list.filter((h) => h !== host), ...(open ? [host] : [])]), []);
+  const host = hosts.at(-1) ?? null;
   const push = useCallback((message: string, tone: Toast['tone'] = 'success') => {
     setToasts((list) => [{ id: Date.now() + Math.random(), message, tone }, ...list].slice(0, VISIBLE_TOASTS));
   }, []);
-  // Hiding and showing again moves the region to the top of the top layer, above a dialog opened since.
-  const raise = useCallback(() => {
-    const element = region.current;
-    if (!element || typeof element.showPopover !== 'function') return;
-    if (element.matches(':popover-open')) element.hidePopover();
-    element.showPopover();
+  // Shown as it mounts (again when it moves into or out of a dialog): the top layer, above what opened before.
+  const show = useCallback((element: HTMLDivElement | null) => {
+    if (element && typeof element.showPopover === 'function' && !element.matches(':popover-open')) element.showPopover();
   }, []);
-  useEffect(raise, [raise]);
-  // A new toast while a modal is open: raise it above that modal. (Otherwise the region is left alone, so
-  // screen readers keep it as the live region they know.)
-  const newest = toasts[0]?.id;
-  useEffect(() => {
-    if (newest !== undefined && document.querySelector('dialog:modal')) raise();
-  }, [raise, newest]);
+  const region = (
+    <div
+      ref={show}
+      popover="manual"
+      aria-live="polite"
+      role="status"
+      aria-label="Notifications"
+      className={cx(
+        'pointer-events-none fixed m-0 overflow-visible border-0 bg-transparent p-0 text-inherit',
+        // Phone: the top bar's band (4rem), full width less a margin.
+        'inset-x-2 top-2 bottom-auto h-14 w-auto',
+        // Wider: the bottom-right corner, a column growing upwards.
+        'sm:inset-x-auto sm:top-auto sm:right-4 sm:bottom-4 sm:flex sm:h-auto sm:w-80 sm:flex-col sm:gap-2',
+      )}
+    >
+      {toasts.map((t, index) => (
+        <ToastItem key={t.id} toast={t} depth={index} onDone={() => setToasts((list) => list.filter((x) => x.id !== t.id))} />
+      ))}
+    </div>
+  );
   return (
     <ToastContext.Provider value={push}>
-      <RaiseContext.Provider value={raise}>
+      <HostContext.Provider value={setHost}>
         {children}
-        <div
-          ref={region}
-          popover="manual"
-          aria-live="polite"
-          role="status"
-          aria-label="Notifications"
-          className={cx(
-            'pointer-events-none fixed m-0 overflow-visible border-0 bg-transparent p-0 text-inherit',
-            // Phone: the top bar's band (4rem), full width less a margin.
-            'inset-x-2 top-2 bottom-auto h-14 w-auto',
-            // Wider: the bottom-right corner, a column growing upwards.
-            'sm:inset-x-auto sm:top-auto sm:right-4 sm:bottom-4 sm:flex sm:h-auto sm:w-80 sm:flex-col sm:gap-2',
-          )}
-        >
-          {toasts.map((t, index) => (
-            <ToastItem key={t.id} toast={t} depth={index} onDone={() => setToasts((list) => list.filter((x) => x.id !== t.id))} />
-          ))}
-        </div>
-      </RaiseContext.Provider>
+        {host ? createPortal(region, host) : region}
+      </HostContext.Provider>
     </ToastContext.Provider>
   );
 }
@@ -91,5 +90,5 @@ function ToastItem({ toast, depth, onDone }: { toast: Toast; depth: number; onDo
 
 export const useToast = () => useContext(ToastContext);
 
-/** For dialogs: puts the toasts back above a modal that has just opened. */
-export const useRaiseToasts = () => useContext(RaiseContext);
+/** For modal dialogs: `(dialog, true)` once shown, `(dialog, false)` when closed; toasts live in the topmost one. */
+export const useToastHost = () => useContext(HostContext);
