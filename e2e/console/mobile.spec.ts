@@ -73,9 +73,11 @@ test('at 390 px every row action is on screen and clickable, and the playground 
   const providerKey = await request.put(`${apiBaseURL}/organizations/${organization.id}/provider-keys/openai`, { headers: auth, data: { key: `sk-own-${randomUUID()}` } });
   expect(providerKey.status(), await providerKey.text()).toBe(200);
   const receiver = await startWebhookReceiver();
-  const hookUrl = `${receiver.origin}${receiver.path('phone')}`;
-  const hook = await request.post(`${apiBaseURL}/organizations/${organization.id}/webhooks`, { headers: auth, data: { url: hookUrl, events: ['key.created'] } });
+  const hookPath = receiver.path('phone');
+  const hookUrl = `${receiver.origin}${hookPath}`;
+  const hook = await request.post(`${apiBaseURL}/organizations/${organization.id}/webhooks`, { headers: auth, data: { url: hookUrl, events: ['member.removed'] } });
   expect(hook.status(), await hook.text()).toBe(201);
+  receiver.setSecret(hookPath, (await hook.json()).secret);
 
   try {
     await switchTo(page, organization.name);
@@ -107,7 +109,7 @@ test('at 390 px every row action is on screen and clickable, and the playground 
     await visit(page, '/usage', 'Usage');
     await captureJourney(page, 'mobile-usage');
     await visit(page, '/billing', 'Billing');
-    await expect(page.getByRole('region', { name: 'Credit history' })).toBeVisible();
+    await expect(page.locator('#credit-history').getByRole('region', { name: 'Credit history' })).toBeVisible();
     await expectAccessible(page);
     await captureJourney(page, 'mobile-billing');
 
@@ -132,10 +134,16 @@ test('at 390 px every row action is on screen and clickable, and the playground 
     await expectAccessible(page);
     await captureJourney(page, 'mobile-provider-keys');
 
-    // ── Webhooks: the endpoint's actions ──
+    // ── Webhooks: the endpoint's actions; "Send test" puts a signed webhook.test in the delivery log ──
     await visit(page, '/webhooks', 'Webhooks & alerts');
     await expectReachable(page.getByRole('button', { name: `Show deliveries of ${hookUrl}` }));
     await expectReachable(page.getByRole('button', { name: `Delete webhook ${hookUrl}` }));
+    const sendTest = page.getByRole('button', { name: `Send a test event to ${hookUrl}` });
+    await expectReachable(sendTest);
+    await sendTest.click();
+    await receiver.waitFor((all) => all.some((r) => r.path === hookPath && r.payload?.type === 'webhook.test'), 30_000);
+    expect(receiver.on(hookPath).map((p) => p.type)).toEqual(['webhook.test']); // verified with the webhook's secret
+    await expect(page.getByRole('region', { name: 'Deliveries' }).getByRole('row', { name: /webhook\.test/ })).toContainText('succeeded', { timeout: 20_000 });
     await expectAccessible(page);
     await captureJourney(page, 'mobile-webhooks');
 
