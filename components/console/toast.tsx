@@ -5,10 +5,11 @@
 //   page forms sit in the content column, so the corner stays clear of their fields and buttons.
 // - phones: a deck in the band of the top bar (which holds no form), newest in front with the two before it
 //   peeking out beneath; dialogs on a phone leave that band free (see dialog.tsx).
-// The region is a manual popover, so it is in the top layer and shows above an open modal dialog's backdrop
-// (a plain z-index cannot). While a modal is open, everything outside it is inert (hidden from screen readers),
-// so the region then moves into that dialog (useToastHost), still positioned as above: shown after the dialog,
-// it is drawn above it.
+// Toasts hold nothing to click and let clicks through (pointer-events: none), so one over the top bar never
+// blocks its buttons. The region is a manual popover, so it is in the top layer and shows above an open modal
+// dialog's backdrop (a plain z-index cannot). While a modal is open, everything outside it is inert (hidden
+// from screen readers), so the region then moves into that dialog (useToastHost), still positioned as above:
+// shown after the dialog, it is drawn above it.
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { cx } from '@/components/ui/cx';
@@ -75,7 +76,7 @@ function ToastItem({ toast, depth, onDone }: { toast: Toast; depth: number; onDo
     <div
       data-toast=""
       className={cx(
-        'pointer-events-auto flex items-center gap-2 rounded-xl px-4 text-sm font-medium shadow-lg ring-1',
+        'flex items-center gap-2 rounded-xl px-4 text-sm font-medium shadow-lg ring-1',
         'max-sm:absolute max-sm:inset-x-0 max-sm:top-0 max-sm:h-11 sm:py-2.5',
         DECK[depth],
         toast.tone === 'error' ? 'bg-red-700 text-white ring-red-800' : 'bg-zinc-900 text-white ring-white/10 dark:bg-zinc-100 dark:text-zinc-900',

@@ -84,7 +84,8 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
             itself, the message box sticks to the bottom of the screen while any of the conversation shows, and the
             settings follow below. */}
         <section aria-label="Conversation" className="flex h-[calc(100dvh-16rem)] min-h-[18rem] flex-col rounded-2xl border border-border bg-surface-raised shadow-xs lg:h-[calc(100dvh-14rem)] lg:min-h-[28rem]">
-          <div ref={conversationRef} className="flex-1 overflow-y-auto px-4 py-5 sm:px-6">
+          {/* Focusable: the keyboard can scroll back through a conversation longer than the box. */}
+          <div ref={conversationRef} tabIndex={0} className="flex-1 overflow-y-auto rounded-t-2xl px-4 py-5 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring sm:px-6">
             {chat.turns.length === 0 ? (
               <EmptyState icon={<Icon name="playground" />} title="Start a conversation" className="my-auto border-none">
                 Pick a model, type a message and press Enter. <code className="font-mono text-xs">switchboard/echo</code> answers with your own words and costs next to nothing.

@@ -177,7 +177,7 @@ test('at 390 px every row action is on screen and clickable, and the playground 
   }
   await expectReachable(message, { scroll: false });
   // The conversation outgrew its box and scrolls inside it.
-  const conversation = page.getByRole('region', { name: 'Conversation' }).locator('.overflow-y-auto');
+  const conversation = page.getByRole('region', { name: 'Conversation' }).locator('.overflow-y-auto').first();
   expect(await conversation.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
   await expectAccessible(page);
   await captureJourney(page, 'mobile-playground');

@@ -23,7 +23,9 @@ async function expectToastsClearOf(page: Page, toasts: Locator, controls: Locato
       expect(intersects(box, other), `toast ${JSON.stringify(box)} covers ${control} ${JSON.stringify(other)}`).toBe(false);
     }
   }
-  // The newest is drawn on top of everything (the top layer, above a modal's backdrop).
+  // The newest is drawn on top of everything (the top layer, above a modal's backdrop). Toasts let clicks
+  // through (pointer-events: none), so they are made hit-testable here to ask what is painted at that point.
+  await page.addStyleTag({ content: '[data-toast] { pointer-events: auto !important; }' });
   const front = await boxOf(toasts.first());
   const onTop = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-toast]') !== null, { x: front.x + front.width / 2, y: front.y + front.height / 2 });
   expect(onTop, 'the newest toast is visible on top').toBe(true);
