@@ -162,6 +162,14 @@ test('at 390 px every row action is on screen and clickable, and the playground 
     await receiver.close();
   }
 
+  // ── The operator's catalog: each provider's and model's switch stays on screen ──
+  cli('user:admin', '--email', fundedUser.email);
+  await visit(page, '/admin/catalog', /Catalog/);
+  // The last cell holds the switch (or says where the entry is managed, for a config file's).
+  await expectReachable(page.getByRole('region', { name: 'Providers', exact: true }).getByRole('row', { name: /^echo/ }).locator('td').last());
+  await expectReachable(page.getByRole('region', { name: 'Models', exact: true }).getByRole('row', { name: /switchboard\/echo/ }).locator('td').last());
+  await captureJourney(page, 'mobile-admin-catalog');
+
   // ── Playground: the message box stays on screen while the conversation grows ──
   await visit(page, '/playground', 'Playground');
   const message = page.getByLabel('Message');
