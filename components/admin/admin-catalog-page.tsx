@@ -14,7 +14,7 @@ import { formatRelative } from '@/components/console/format';
 import { PageHeader, Section } from '@/components/console/page-header';
 import { StatusBadge, type Tone } from '@/components/console/status-badge';
 import { ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
@@ -22,9 +22,6 @@ import { ModelDialog, type AdminModel } from './model-dialog';
 import { ProviderDialog, type AdminProvider } from './provider-dialog';
 
 const STATE_TONE: Record<string, Tone> = { healthy: 'success', half_open: 'warning', cooling: 'warning', open: 'danger' };
-
-/** The actions cell: pinned to the right edge of the scrolling table, so it stays reachable at 390 px. */
-const STICKY = 'sticky right-0 bg-surface-raised';
 
 type Editing = { kind: 'provider'; provider?: AdminProvider } | { kind: 'model'; model?: AdminModel } | null;
 type Deleting = { kind: 'provider' | 'model'; id: string } | null;
@@ -139,9 +136,7 @@ export function AdminCatalogPage() {
                 <Th>Source</Th>
                 <Th>Status</Th>
                 <Th>Keys</Th>
-                <Th className={STICKY}>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -166,7 +161,7 @@ export function AdminCatalogPage() {
                       {Object.keys(p.health).length === 0 ? <span className="text-muted">—</span> : null}
                     </span>
                   </Td>
-                  <Td className={`${STICKY} text-right`}>
+                  <ActionsTd>
                     <span className="inline-flex gap-2">
                       {p.source === 'admin' ? (
                         <>
@@ -187,7 +182,7 @@ export function AdminCatalogPage() {
                         <span className="text-xs text-muted">{p.read_only ? 'config file' : 'via API'}</span>
                       )}
                     </span>
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>
@@ -216,9 +211,7 @@ export function AdminCatalogPage() {
                 <Th>Endpoints</Th>
                 <Th>Source</Th>
                 <Th>Status</Th>
-                <Th className={STICKY}>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -231,7 +224,7 @@ export function AdminCatalogPage() {
                   <Td className="text-xs text-muted">{m.endpoints.map((e) => `${e.provider} (${e.upstream_model})`).join(', ') || '—'}</Td>
                   <Td className="text-muted">{m.source.replace('_', ' ')}</Td>
                   <Td>{!m.active ? <StatusBadge tone="warning">inactive</StatusBadge> : m.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge>disabled</StatusBadge>}</Td>
-                  <Td className={`${STICKY} text-right`}>
+                  <ActionsTd>
                     {m.read_only ? (
                       <span className="text-xs text-muted">config file</span>
                     ) : (
@@ -250,7 +243,7 @@ export function AdminCatalogPage() {
                         </Button>
                       </span>
                     )}
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>

@@ -6,7 +6,7 @@ import { formatDateTime, formatUsd } from '@/components/console/format';
 import { Section } from '@/components/console/page-header';
 import { StateBadge } from '@/components/console/status-badge';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
 
@@ -34,7 +34,7 @@ export function PaymentHistory() {
                 <Th className="text-right">Amount</Th>
                 <Th className="text-right">Credit</Th>
                 <Th>Status</Th>
-                <Th>Receipt</Th>
+                <ActionsTh>Receipt</ActionsTh>
               </tr>
             </thead>
             <tbody>
@@ -53,7 +53,7 @@ export function PaymentHistory() {
                   <Td>
                     <StateBadge state={p.status} />
                   </Td>
-                  <Td>
+                  <ActionsTd>
                     {p.receipt_url ? (
                       <a href={p.receipt_url} target="_blank" rel="noreferrer" className="font-medium text-accent-text hover:underline">
                         Receipt<span className="sr-only"> for the payment of {formatUsd(p.amount)} (opens in a new tab)</span>
@@ -61,7 +61,7 @@ export function PaymentHistory() {
                     ) : (
                       <span className="text-muted">—</span>
                     )}
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>

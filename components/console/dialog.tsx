@@ -5,6 +5,7 @@
 // marked `data-autofocus` (React's autoFocus fires before the dialog is open, so it cannot be used here).
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { cx } from '@/components/ui/cx';
+import { useToastHost } from './toast';
 
 export function Dialog({
   open,
@@ -26,6 +27,7 @@ export function Dialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
+  const toastHost = useToastHost();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -36,6 +38,14 @@ export function Dialog({
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);
+
+  // While open, toasts are shown from inside this dialog: outside it, the modal makes them inert.
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!open || !dialog) return;
+    toastHost(dialog, true);
+    return () => toastHost(dialog, false);
+  }, [open, toastHost]);
 
   return (
     <dialog
@@ -56,7 +66,8 @@ export function Dialog({
       )}
     >
       {open ? (
-        <div className="flex max-h-[calc(100dvh-4rem)] flex-col">
+        // On a phone, toasts use the top 4rem (toast.tsx): a centred dialog keeps 4.5rem free above and below.
+        <div className="flex max-h-[calc(100dvh-9rem)] flex-col sm:max-h-[calc(100dvh-4rem)]">
           <div className="flex items-start justify-between gap-4 px-6 pt-6">
             <div>
               <h2 id={titleId} className="text-lg font-semibold tracking-tight text-foreground">

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '@/components/console/confirm-dialog';
 import { formatDate, formatRelative, formatUsd } from '@/components/console/format';
 import { Icon } from '@/components/console/icons';
 import { StatusBadge } from '@/components/console/status-badge';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useOptimisticRemoval } from '@/components/console/optimistic-removal';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { EditKeyDialog } from './edit-key-dialog';
@@ -39,9 +39,7 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
             <Th>Models</Th>
             <Th>Last used</Th>
             <Th>Expires</Th>
-            <Th>
-              <span className="sr-only">Actions</span>
-            </Th>
+            <ActionsTh />
           </tr>
         </thead>
         <tbody>
@@ -88,7 +86,7 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
                   {formatRelative(k.last_used_at, now)}
                 </Td>
                 <Td className="whitespace-nowrap">{expired ? <StatusBadge tone="danger">Expired</StatusBadge> : k.expires_at ? formatDate(k.expires_at) : <span className="text-muted">Never</span>}</Td>
-                <Td className="text-right whitespace-nowrap">
+                <ActionsTd>
                   {mayDelete ? (
                     <>
                     <button
@@ -117,7 +115,7 @@ export function KeyTable({ keys, currentUserId, canManageAll, memberNames }: { k
                     </button>
                     </>
                   ) : null}
-                </Td>
+                </ActionsTd>
               </tr>
             );
           })}

@@ -15,7 +15,7 @@ import { useOptimisticRemoval } from '@/components/console/optimistic-removal';
 import { Section } from '@/components/console/page-header';
 import { StatusBadge } from '@/components/console/status-badge';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { Button, ButtonLink } from '@/components/ui/button';
@@ -156,9 +156,7 @@ export function InvitesSection() {
                 <Th>Role</Th>
                 <Th>Invited by</Th>
                 <Th>Expires</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -168,13 +166,13 @@ export function InvitesSection() {
                   <Td className="capitalize">{i.role}</Td>
                   <Td className="text-muted">{i.invited_by?.name || i.invited_by?.email || '—'}</Td>
                   <Td className="whitespace-nowrap text-muted">{formatRelative(i.expires_at)}</Td>
-                  <Td className="text-right">
+                  <ActionsTd>
                     {can('invites:manage') ? (
                       <Button variant="ghost" size="sm" onClick={() => revoke.mutate({ id: i.id })} aria-label={`Revoke the invite for ${i.email}`}>
                         Revoke
                       </Button>
                     ) : null}
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>

@@ -12,7 +12,7 @@ import { formatDate, formatUsd } from '@/components/console/format';
 import { Section } from '@/components/console/page-header';
 import { StatusBadge } from '@/components/console/status-badge';
 import { ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { useSwitchAccount } from '@/components/console/use-switch-account';
@@ -96,9 +96,7 @@ export function MembersSection() {
               <Th>Role</Th>
               <Th>Joined</Th>
               {can('usage:read-all') ? <Th className="text-right">Spend this month</Th> : null}
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+              <ActionsTh />
             </tr>
           </thead>
           <tbody>
@@ -141,7 +139,7 @@ export function MembersSection() {
                       {s ? <span className="block text-xs text-muted">{s.requests} requests</span> : null}
                     </Td>
                   ) : null}
-                  <Td className="text-right">
+                  <ActionsTd>
                     {self ? (
                       <Button variant="ghost" size="sm" onClick={() => setRemoving(m)}>
                         Leave
@@ -151,7 +149,7 @@ export function MembersSection() {
                         Remove
                       </Button>
                     ) : null}
-                  </Td>
+                  </ActionsTd>
                 </tr>
               );
             })}

@@ -35,11 +35,14 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
   const [input, setInput] = useState('');
   const selectedUsable = chatModels.find((m) => m.id === settings.model)?.usability.usable ?? false;
   const [formError, setFormError] = useState<string | null>(null);
-  const endRef = useRef<HTMLDivElement>(null);
+  const conversationRef = useRef<HTMLDivElement>(null);
   const tools = parseTools(settings.tools);
 
+  // Follow the reply inside the conversation's own box. (scrollIntoView would scroll the page too, pushing the
+  // message box below a phone's screen.)
   useEffect(() => {
-    endRef.current?.scrollIntoView({ block: 'end', behavior: 'smooth' });
+    const box = conversationRef.current;
+    box?.scrollTo({ top: box.scrollHeight, behavior: 'smooth' });
   }, [chat.turns]);
 
   function submit(event?: FormEvent) {
@@ -77,9 +80,12 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
       />
       {balance.data ? <LowBalanceNotice balance={balance.data} /> : null}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        {/* A phone keeps the message box on screen: the conversation takes the viewport's height, the settings follow it. */}
+        {/* A phone keeps the message box on screen: the conversation takes the viewport's height and scrolls inside
+            itself, the message box sticks to the bottom of the screen while any of the conversation shows, and the
+            settings follow below. */}
         <section aria-label="Conversation" className="flex h-[calc(100dvh-16rem)] min-h-[18rem] flex-col rounded-2xl border border-border bg-surface-raised shadow-xs lg:h-[calc(100dvh-14rem)] lg:min-h-[28rem]">
-          <div className="flex-1 overflow-y-auto px-4 py-5 sm:px-6">
+          {/* Focusable: the keyboard can scroll back through a conversation longer than the box. */}
+          <div ref={conversationRef} tabIndex={0} className="flex-1 overflow-y-auto rounded-t-2xl px-4 py-5 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring sm:px-6">
             {chat.turns.length === 0 ? (
               <EmptyState icon={<Icon name="playground" />} title="Start a conversation" className="my-auto border-none">
                 Pick a model, type a message and press Enter. <code className="font-mono text-xs">switchboard/echo</code> answers with your own words and costs next to nothing.
@@ -91,9 +97,8 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
                 ))}
               </ol>
             )}
-            <div ref={endRef} />
           </div>
-          <form onSubmit={submit} className="border-t border-border p-3 sm:p-4">
+          <form onSubmit={submit} className="sticky bottom-0 z-10 rounded-b-2xl border-t border-border bg-surface-raised p-3 sm:p-4">
             {formError ? (
               <p role="alert" className="mb-2 text-xs font-medium text-red-700 dark:text-red-300">
                 {formError}

@@ -11,7 +11,7 @@ import { Notice } from '@/components/console/notice';
 import { Section } from '@/components/console/page-header';
 import { StatusBadge } from '@/components/console/status-badge';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
@@ -48,7 +48,7 @@ export function MemberLimitsSection() {
               <Th>Member</Th>
               <Th>Limit</Th>
               <Th>Spent this window</Th>
-              {manage ? <Th className="sticky right-0 bg-surface-raised text-right">Actions</Th> : null}
+              {manage ? <ActionsTh>Actions</ActionsTh> : null}
             </tr>
           </thead>
           <tbody>
@@ -78,7 +78,7 @@ export function MemberLimitsSection() {
                   </Td>
                   <Td className="tabular-nums">{limit?.data ? formatUsd(limit.data.usage_usd) : '—'}</Td>
                   {manage ? (
-                    <Td className="sticky right-0 bg-surface-raised text-right">
+                    <ActionsTd>
                       {canEdit ? (
                         <Button size="sm" variant="secondary" onClick={() => setEditing({ member: m, limit: limit?.data })} aria-label={`Set limit for ${m.name || m.email}`}>
                           Set limit
@@ -86,7 +86,7 @@ export function MemberLimitsSection() {
                       ) : (
                         <span className="text-xs text-muted">Owners only</span>
                       )}
-                    </Td>
+                    </ActionsTd>
                   ) : null}
                 </tr>
               );

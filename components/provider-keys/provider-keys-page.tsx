@@ -15,7 +15,7 @@ import { Icon } from '@/components/console/icons';
 import { Notice } from '@/components/console/notice';
 import { PageHeader, Section } from '@/components/console/page-header';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useToast } from '@/components/console/toast';
 import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
@@ -85,7 +85,7 @@ export function ProviderKeysPage() {
                 <Th>Provider</Th>
                 <Th>Key</Th>
                 <Th>Updated</Th>
-                <Th className="sticky right-0 bg-surface-raised text-right">Actions</Th>
+                <ActionsTh>Actions</ActionsTh>
               </tr>
             </thead>
             <tbody>
@@ -94,11 +94,11 @@ export function ProviderKeysPage() {
                   <Td className="font-medium">{k.provider}</Td>
                   <Td className="font-mono text-xs">{k.hint}</Td>
                   <Td className="text-muted">{formatDateTime(k.updated_at)}</Td>
-                  <Td className="sticky right-0 bg-surface-raised text-right">
+                  <ActionsTd>
                     <Button size="sm" variant="ghost" onClick={() => setDeleting(k.provider)} aria-label={`Delete key for ${k.provider}`}>
                       <Icon name="trash" className="size-4" /> Delete
                     </Button>
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>

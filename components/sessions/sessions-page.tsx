@@ -12,7 +12,7 @@ import { useOptimisticRemoval } from '@/components/console/optimistic-removal';
 import { PageHeader, Section } from '@/components/console/page-header';
 import { StatusBadge } from '@/components/console/status-badge';
 import { EmptyState, ErrorState, LoadingBlock } from '@/components/console/states';
-import { Table, Td, Th } from '@/components/console/table';
+import { ActionsTd, ActionsTh, Table, Td, Th } from '@/components/console/table';
 import { useTRPC, type RouterOutputs } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
 
@@ -47,9 +47,7 @@ export function SessionsPage() {
                 <Th>Token</Th>
                 <Th>Signed in</Th>
                 <Th>Last used</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
+                <ActionsTh />
               </tr>
             </thead>
             <tbody>
@@ -63,11 +61,11 @@ export function SessionsPage() {
                   </Td>
                   <Td className="whitespace-nowrap text-muted">{formatDate(t.created_at)}</Td>
                   <Td className="whitespace-nowrap text-muted">{formatRelative(t.last_used_at)}</Td>
-                  <Td className="text-right">
+                  <ActionsTd>
                     <Button variant="secondary" size="sm" onClick={() => setConfirming(t)} aria-label={`Revoke ${t.device_name}`}>
                       Revoke
                     </Button>
-                  </Td>
+                  </ActionsTd>
                 </tr>
               ))}
             </tbody>

@@ -22,7 +22,11 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const deliveries = useInfiniteQuery(
     trpc.webhooks.deliveries.infiniteQueryOptions(
       { webhook_id: webhook.id, limit: 20, ...(status ? { status } : {}) },
-      { getNextPageParam: (page) => page.next_cursor ?? undefined, refetchInterval: 5_000 },
+      {
+        getNextPageParam: (page) => page.next_cursor ?? undefined,
+        // Sooner while a delivery is on its way (a test just sent), so its outcome shows without a wait.
+        refetchInterval: (query) => (query.state.data?.pages.some((p) => p.data.some((d) => d.status === 'pending' && d.attempts === 0)) ? 1_000 : 5_000),
+      },
     ),
   );
   const rows = deliveries.data?.pages.flatMap((p) => p.data) ?? [];
@@ -45,7 +49,7 @@ export function DeliveryLog({ webhook }: { webhook: Webhook }) {
       ) : deliveries.isError ? (
         <ErrorState message={errorMessage(deliveries.error)} onRetry={() => deliveries.refetch()} />
       ) : rows.length === 0 ? (
-        <EmptyState title="No deliveries yet">Deliveries appear here when one of the chosen events happens, e.g. when an API key is created.</EmptyState>
+        <EmptyState title="No deliveries yet">Deliveries appear here when one of the chosen events happens, e.g. when an API key is created, or when you send a test event.</EmptyState>
       ) : (
         <div className="space-y-4">
           <Table label="Deliveries">

@@ -1,7 +1,8 @@
 'use client';
 
 // The account's webhooks (URL, events, delivery log) and its low-balance alert. A webhook's signing secret is
-// shown once, when it is created.
+// shown once, when it is created. "Send test" queues a signed webhook.test event for one webhook and shows
+// that webhook's delivery log, where the test's delivery appears and then its outcome.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/console/confirm-dialog';
@@ -31,6 +32,16 @@ export function WebhooksPage() {
   const [creating, setCreating] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const sendTest = useMutation(
+    trpc.webhooks.sendTest.mutationOptions({
+      onSuccess: (_delivery, input) => {
+        toast('Test event queued: see the delivery log');
+        setSelected(input.id);
+        return queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() });
+      },
+      onError: (err) => toast(errorMessage(err), 'error'),
+    }),
+  );
   const remove = useMutation(
     trpc.webhooks.delete.mutationOptions({
       onSuccess: (r) => {
@@ -92,9 +103,18 @@ export function WebhooksPage() {
                     {w.events.join(', ')} · added {formatDateTime(w.created_at)}
                   </p>
                 </div>
-                <div className="flex shrink-0 gap-2">
+                <div className="flex shrink-0 flex-wrap gap-2">
                   <Button size="sm" variant={current?.id === w.id ? 'primary' : 'secondary'} aria-pressed={current?.id === w.id} onClick={() => setSelected(w.id)} aria-label={`Show deliveries of ${w.url}`}>
                     Deliveries
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    disabled={sendTest.isPending && sendTest.variables?.id === w.id}
+                    onClick={() => sendTest.mutate({ id: w.id })}
+                    aria-label={`Send a test event to ${w.url}`}
+                  >
+                    <Icon name="send" className="size-4" /> Send test
                   </Button>
                   <Button size="sm" variant="ghost" onClick={() => setDeleting(w)} aria-label={`Delete webhook ${w.url}`}>
                     <Icon name="trash" className="size-4" /> Delete

@@ -20,6 +20,19 @@ export type AccountEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 
+/**
+ * Sent to one endpoint when its owner asks (POST …/webhooks/{webhookId}/test, the console's "Send test"),
+ * whatever that endpoint subscribes to; nothing subscribes to it.
+ */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
+
+export interface WebhookTestEventData {
+  webhook_id: string;
+  /** The id of the user who asked for it. */
+  requested_by: string;
+  message: string;
+}
+
 /** Events that are also sent by email. */
 export const ALERT_EVENT_TYPES: readonly AccountEventType[] = ['balance.low', 'limit.threshold', 'payment.failed', 'auto_top_up.failed'];
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineEndpoint } from '@/server/http/openapi/registry';
 import { createWebhookInput } from './create-webhook';
 import { listDeliveriesQuery } from './list-webhook-deliveries';
-import { WEBHOOK_EVENT_TYPES } from './webhook-events';
+import { MAX_PENDING_TEST_DELIVERIES } from './send-webhook-test-event';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from './webhook-events';
 
 const tags = ['Webhooks'];
 
@@ -20,7 +21,7 @@ const deliverySchema = z
   .object({
     id: z.string(),
     event_id: z.string().describe('The webhook-id header: the same on every attempt'),
-    event_type: z.enum(WEBHOOK_EVENT_TYPES),
+    event_type: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE]).describe('`webhook.test`: a test event asked for with POST …/webhooks/{webhookId}/test'),
     status: z.enum(['pending', 'succeeded', 'failed']).describe('failed: every attempt of the retry schedule failed'),
     attempts: z.number().int(),
     last_http_status: z.number().int().nullable().describe("The receiver's last HTTP status (null: no answer)"),
@@ -72,6 +73,20 @@ for (const scope of [
     params: itemParams,
     response: z.object({ deleted: z.literal(true), data: webhookSchema }),
     errors: scope.errors,
+  });
+  defineEndpoint({
+    method: 'post',
+    path: `${scope.base}/webhooks/{webhookId}/test`,
+    summary: `Send a test event to a webhook (${scope.who})`,
+    description:
+      'Queues a `webhook.test` event for this webhook only (whatever events it subscribes to), signed and retried like every other event; ' +
+      'the answer is its delivery, which then shows in the delivery log. The event\'s `data` is `{ webhook_id, requested_by, message }`. ' +
+      `While ${MAX_PENDING_TEST_DELIVERIES} test deliveries to the webhook are still pending, another is refused (429).`,
+    tags,
+    params: itemParams,
+    response: z.object({ data: deliverySchema }),
+    status: 202,
+    errors: [...scope.errors, 429],
   });
   defineEndpoint({
     method: 'get',

@@ -5,6 +5,7 @@ import { createWebhook, createWebhookInput } from '@/server/webhooks/create-webh
 import { deleteWebhook } from '@/server/webhooks/delete-webhook';
 import { listDeliveriesQuery, listWebhookDeliveries } from '@/server/webhooks/list-webhook-deliveries';
 import { listWebhooks } from '@/server/webhooks/list-webhooks';
+import { sendWebhookTestEvent } from '@/server/webhooks/send-webhook-test-event';
 import { safeString } from '@/server/validation/fields';
 import { accountProcedure, router } from '../init';
 
@@ -18,6 +19,9 @@ export const webhooksRouter = router({
   delete: accountProcedure('webhooks:manage')
     .input(z.object({ id: webhookId }))
     .mutation(({ ctx, input }) => deleteWebhook({ accountId: ctx.access.accountId, webhookId: input.id })),
+  sendTest: accountProcedure('webhooks:manage')
+    .input(z.object({ id: webhookId }))
+    .mutation(({ ctx, input }) => sendWebhookTestEvent({ accountId: ctx.access.accountId, webhookId: input.id, userId: ctx.principal.userId })),
   deliveries: accountProcedure('webhooks:manage')
     .input(listDeliveriesQuery.extend({ webhook_id: webhookId }))
     .query(({ ctx, input }) => {
