@@ -13,6 +13,7 @@ import { Browser } from '@/test/cookie-browser';
 import { describeEachDatabase } from '@/test/db';
 import { resetThrottleStore } from '../throttle-store';
 import { totpCodeAt } from '../totp';
+import { disableTwoFactor } from '../two-factor/disable-two-factor';
 import { confirmTwoFactorSetup, startTwoFactorSetup } from '../two-factor/two-factor-setup';
 import { LAST_SEEN_THROTTLE_MS, legacyBrowserSessionId } from './browser-session-policy';
 import { createBrowserSession } from './create-browser-session';
@@ -178,7 +179,7 @@ describeEachDatabase('browser sessions', () => {
     expect((await current.query('profile.browserSessions')).data).toHaveLength(1);
   });
 
-  it('turning two-factor authentication on ends the other sessions', async () => {
+  it('turning two-factor authentication on, and off, ends the other sessions', async () => {
     const u = await user('tfa');
     const keep = await createBrowserSession({ userId: u.id });
     const other = await createBrowserSession({ userId: u.id });
@@ -188,6 +189,12 @@ describeEachDatabase('browser sessions', () => {
     expect(result.revoked_browser_sessions).toBe(1);
     expect(await resolveBrowserSession({ userId: u.id, browserSessionId: keep.id })).not.toBeNull();
     expect(await resolveBrowserSession({ userId: u.id, browserSessionId: other.id })).toBeNull();
+
+    const another = await createBrowserSession({ userId: u.id });
+    const later = new Date(now.getTime() + 30_000);
+    expect(await disableTwoFactor({ userId: u.id, input: { code: totpCodeAt(setup.secret, later) }, keepBrowserSessionId: keep.id, now: later })).toEqual({ enabled: false, revoked_browser_sessions: 1 });
+    expect(await resolveBrowserSession({ userId: u.id, browserSessionId: keep.id })).not.toBeNull();
+    expect(await resolveBrowserSession({ userId: u.id, browserSessionId: another.id })).toBeNull();
   });
 
   it('another user cannot sign my session out (404, and mine keeps working), nor list it', async () => {
