@@ -49,9 +49,9 @@ test('two browsers listed, the other one signed out from the first and sent to s
   await expect(sessions.getByRole('listitem')).toHaveCount(1);
 
   // The other browser: its next navigation lands on the sign-in page, and back to where it was going after.
-  await laptop.page.goto('/overview');
+  await laptop.page.goto('/usage');
   await laptop.page.waitForURL((url) => url.pathname === '/sign-in');
-  expect(new URL(laptop.page.url()).searchParams.get('callbackUrl')).toBe('/overview');
+  expect(new URL(laptop.page.url()).searchParams.get('callbackUrl')).toBe('/usage');
   await expect(laptop.page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 
   // This one goes on.
