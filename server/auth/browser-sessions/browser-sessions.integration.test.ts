@@ -15,7 +15,7 @@ import { resetThrottleStore } from '../throttle-store';
 import { totpCodeAt } from '../totp';
 import { disableTwoFactor } from '../two-factor/disable-two-factor';
 import { confirmTwoFactorSetup, startTwoFactorSetup } from '../two-factor/two-factor-setup';
-import { LAST_SEEN_THROTTLE_MS, legacyBrowserSessionId } from './browser-session-policy';
+import { BROWSER_SESSION_MAX_AGE_S, LAST_SEEN_THROTTLE_MS, legacyBrowserSessionId } from './browser-session-policy';
 import { createBrowserSession } from './create-browser-session';
 import { resolveBrowserSession } from './resolve-browser-session';
 
@@ -254,6 +254,28 @@ describeEachDatabase('browser sessions', () => {
     expect((await fresh.mutate('profile.revokeBrowserSession', { id: legacyBrowserSessionId(u.id) })).status).toBe(200);
     expect((await legacy.query('profile.get')).status).toBe(401);
     expect((await fresh.query('profile.get')).status).toBe(200);
+  });
+
+  it('a sign-in deletes the user’s rows revoked or unseen for longer than a cookie lives, except the legacy row', async () => {
+    const u = await user('prune');
+    const prisma = await db();
+    const longAgo = new Date(Date.now() - (BROWSER_SESSION_MAX_AGE_S + 3600) * 1000);
+    const stale = await createBrowserSession({ userId: u.id, now: longAgo });
+    const revokedLongAgo = await createBrowserSession({ userId: u.id });
+    await prisma.browserSession.update({ where: { id: revokedLongAgo.id }, data: { revokedAt: longAgo } });
+    const revokedRecently = await createBrowserSession({ userId: u.id });
+    await prisma.browserSession.update({ where: { id: revokedRecently.id }, data: { revokedAt: new Date() } });
+    const legacyId = legacyBrowserSessionId(u.id);
+    await prisma.browserSession.create({ data: { id: legacyId, userId: u.id, lastSeenAt: longAgo, revokedAt: longAgo } });
+    const open = await createBrowserSession({ userId: u.id });
+    await createBrowserSession({ userId: u.id });
+    const left = (await prisma.browserSession.findMany({ where: { userId: u.id }, select: { id: true } })).map((r) => r.id);
+    expect(left).toHaveLength(4);
+    expect(left).toEqual(expect.arrayContaining([revokedRecently.id, legacyId, open.id]));
+    expect(left).not.toContain(stale.id);
+    expect(left).not.toContain(revokedLongAgo.id);
+    // Still signed out: a cookie without sid does not get a new legacy row.
+    expect(await resolveBrowserSession({ userId: u.id })).toBeNull();
   });
 
   it('lastSeenAt is written at most once per throttle window; a suspended user resolves to signed out', async () => {
