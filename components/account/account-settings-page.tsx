@@ -1,9 +1,8 @@
 'use client';
 
-// The signed-in user's own settings: profile, password, sign-in methods, two-factor authentication, the
-// editor and CLI sessions, and deleting the account. Each section calls one tRPC procedure (profile router).
+// The signed-in user's own settings: profile, password, sign-in methods, two-factor authentication, browser
+// sessions (with the link to editor and CLI sessions), and deleting the account. Each section calls one tRPC procedure (profile router).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { signOutAction } from '@/app/(auth)/actions';
 import { ConfirmDialog } from '@/components/console/confirm-dialog';
@@ -16,6 +15,7 @@ import { ErrorState, LoadingBlock } from '@/components/console/states';
 import { useToast } from '@/components/console/toast';
 import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
+import { BrowserSessionsSection } from './browser-sessions-section';
 import { PasswordSection } from './password-section';
 import { TwoFactorSection } from './two-factor-section';
 
@@ -39,11 +39,7 @@ export function AccountSettingsPage() {
           <TwoFactorSection status={methods.data.two_factor} hasPassword={methods.data.has_password} />
         </>
       )}
-      <Section id="sessions" title="Sessions" description="Editors and command-line tools signed in as you.">
-        <Link href="/sessions" className="text-sm font-medium text-accent-text underline underline-offset-4">
-          Manage editor and CLI sessions
-        </Link>
-      </Section>
+      <BrowserSessionsSection />
       <DeleteAccountSection />
     </div>
   );
@@ -155,7 +151,7 @@ function DeleteAccountSection() {
           }
         }}
       >
-        <p>Every API key and signed-in editor or CLI of yours is refused from the next request, and you leave your organizations.</p>
+        <p>Every API key, browser session and signed-in editor or CLI of yours is refused from the next request, and you leave your organizations.</p>
         <Notice tone="warning" className="mt-3">
           If you are the only owner of an organization, make someone else an owner first.
         </Notice>

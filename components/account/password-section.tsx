@@ -1,7 +1,8 @@
 'use client';
 
 // Change the password (the current one is required), or set a first one after signing up with GitHub/Google.
-// Editors and CLIs signed in as the user are signed out (their tokens revoked) by the service.
+// Editors and CLIs signed in as the user (their tokens revoked) and every other browser session are signed out
+// by the service; this browser stays signed in.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { readError } from '@/components/console/errors';
@@ -35,8 +36,9 @@ export function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
       setCurrent('');
       setNext('');
       setConfirm('');
-      toast(result.revoked_auth_tokens > 0 ? `Password changed. ${result.revoked_auth_tokens} editor/CLI session(s) signed out.` : 'Password changed.');
+      toast(`Password changed.${signedOutMessage(result.revoked_browser_sessions, result.revoked_auth_tokens)}`);
       void queryClient.invalidateQueries({ queryKey: trpc.profile.signInMethods.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.profile.browserSessions.queryKey() });
     } catch (err) {
       const e = readError(err);
       const field = typeof e.metadata.field === 'string' ? e.metadata.field : null;
@@ -45,7 +47,7 @@ export function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
   }
 
   return (
-    <Section id="password" title={hasPassword ? 'Change password' : 'Set a password'} description={hasPassword ? 'Editors and CLIs signed in as you are signed out when it changes.' : 'Sign in with your email as well as with your linked providers.'}>
+    <Section id="password" title={hasPassword ? 'Change password' : 'Set a password'} description={hasPassword ? 'When it changes, your other browser sessions and the editors and CLIs signed in as you are signed out.' : 'Sign in with your email as well as with your linked providers. Your other browser sessions are signed out.'}>
       <form onSubmit={submit} noValidate className="max-w-md space-y-4">
         {hasPassword ? (
           <TextField id="current-password" label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={errors.current_password} />
@@ -59,4 +61,13 @@ export function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
       </form>
     </Section>
   );
+}
+
+/** " 2 other browser sessions and 1 editor/CLI session signed out." (empty when none were). */
+function signedOutMessage(browsers: number, tokens: number): string {
+  const parts = [
+    ...(browsers > 0 ? [`${browsers} other browser session${browsers === 1 ? '' : 's'}`] : []),
+    ...(tokens > 0 ? [`${tokens} editor/CLI session${tokens === 1 ? '' : 's'}`] : []),
+  ];
+  return parts.length ? ` ${parts.join(' and ')} signed out.` : '';
 }

@@ -1,7 +1,8 @@
 'use client';
 
 // Two-factor authentication: set up (QR code + secret → confirm with a code → recovery codes shown once),
-// and turn off (needs a current code or a recovery code).
+// and turn off (needs a current code or a recovery code). Either change signs out the user's other browser
+// sessions (the server does it; the page says so and refreshes the Sessions list).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CopyField } from '@/components/console/copy-field';
@@ -21,7 +22,8 @@ type Setup = RouterOutputs['profile']['startTwoFactor'];
 export function TwoFactorSection({ status, hasPassword }: { status: Status; hasPassword: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.profile.signInMethods.queryKey() });
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.profile.signInMethods.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.profile.browserSessions.queryKey() })]);
   const [setup, setSetup] = useState<Setup | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const start = useMutation(trpc.profile.startTwoFactor.mutationOptions({ onSuccess: setSetup }));
@@ -30,7 +32,7 @@ export function TwoFactorSection({ status, hasPassword }: { status: Status; hasP
     <Section
       id="two-factor"
       title="Two-factor authentication"
-      description="Password sign-in also asks for a code from an authenticator app (or a recovery code)."
+      description="Password sign-in also asks for a code from an authenticator app (or a recovery code). Turning it on or off signs out your other browser sessions."
       actions={status.enabled ? <StatusBadge tone="success">On since {formatDate(status.enabled_at ?? '')}</StatusBadge> : <StatusBadge>Off</StatusBadge>}
     >
       {recoveryCodes ? (
@@ -118,6 +120,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         Two-factor authentication is on. Save your recovery codes
       </h3>
       <Notice tone="warning">Each code signs you in once if you lose your authenticator app. They are shown only now.</Notice>
+      <p className="text-sm text-muted">Your other browser sessions were signed out; this one stays signed in.</p>
       <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-2 rounded-lg border border-border bg-surface p-3 font-mono text-sm sm:grid-cols-5">
         {codes.map((c) => (
           <li key={c}>{c}</li>
@@ -137,8 +140,8 @@ function DisableTwoFactor({ recoveryCodesLeft, onDisabled }: { recoveryCodesLeft
   async function submit(event: FormEvent) {
     event.preventDefault();
     try {
-      await disable.mutateAsync({ code });
-      toast('Two-factor authentication turned off');
+      const { revoked_browser_sessions: revoked } = await disable.mutateAsync({ code });
+      toast(revoked > 0 ? `Two-factor authentication turned off. ${revoked} other browser session${revoked === 1 ? '' : 's'} signed out.` : 'Two-factor authentication turned off');
       onDisabled();
     } catch {
       // shown on the field

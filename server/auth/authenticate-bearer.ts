@@ -13,6 +13,8 @@ export interface Principal {
   accountId: string;
   apiKey?: { id: string; limitReset: LimitReset; allowedModels: string[]; hasCreditLimit: boolean };
   authTokenId?: string;
+  /** A console session: its browser session row (server/auth/browser-sessions/), "This device" in the list. */
+  browserSessionId?: string;
 }
 
 const LAST_USED_THROTTLE_MS = 60_000;

@@ -1,11 +1,14 @@
 // next-auth (v5) for the browser: email + password (Credentials), and GitHub / Google when their client
 // ids are configured. Sessions are JWTs in an encrypted cookie (Credentials works only with JWT sessions)
-// that carry our user id as `uid`; pages and server actions re-read the user from the database on every
-// request (current-user.ts), so a deleted user's cookie stops working at once.
+// that carry our user id as `uid` and the browser session opened at sign-in as `sid`
+// (server/auth/browser-sessions/); every request re-reads both from the database (current-user.ts,
+// console/session-principal.ts), so a deleted or suspended user's cookie, or one signed out from Account
+// settings, stops working at once. Signing out revokes the cookie's own session.
 // The config is built lazily for each request: nothing reads the environment or the secret file at build
 // time, and a request to an organization's single sign-on (/api/auth/{signin,callback}/sso-<id>) gets that
 // organization's issuer as a provider (server/sso/sso-providers.ts).
-import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
+import NextAuth, { CredentialsSignin, type NextAuthConfig, type Session } from 'next-auth';
+import { headers as requestHeaders } from 'next/headers';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
@@ -15,9 +18,20 @@ import { AppError, isAppError } from '@/server/errors';
 import { completeOrganizationSsoSignIn, SsoSignInRefused } from '@/server/sso/complete-sso-sign-in';
 import { organizationProviderId } from '@/server/sso/sso-dto';
 import { INSTANCE_PROVIDER_ID, instanceOidcProvider, oidcIdentityProvider, organizationIdInAuthPath, organizationSsoProvider } from '@/server/sso/sso-providers';
+import { clientOf } from '@/server/audit/audit-actors';
+import { BROWSER_SESSION_MAX_AGE_S, type BrowserClient } from './browser-sessions/browser-session-policy';
+import { createBrowserSession } from './browser-sessions/create-browser-session';
+import { endSignedOutBrowserSession } from './browser-sessions/revoke-browser-sessions';
 import { linkOAuthUser } from './link-oauth-user';
 import { clientIp } from './sign-in-throttle';
 import { verifyCredentials } from './verify-credentials';
+
+declare module 'next-auth' {
+  interface Session {
+    /** The browser session (BrowserSession row) of this cookie; absent on cookies from before session tracking. */
+    sid?: string;
+  }
+}
 
 /** The Credentials error code the sign-in form turns into "too many attempts". */
 export class ThrottledSignIn extends CredentialsSignin {
@@ -78,7 +92,20 @@ function loopbackPublicOrigin(): string | null {
   return url.hostname === '127.0.0.1' || url.hostname === '[::1]' ? url.origin : null;
 }
 
-async function buildConfig(p: { organizationId?: string | null } = {}): Promise<NextAuthConfig> {
+/**
+ * The signing-in browser, for its session row: route handlers (OAuth and SSO callbacks) hand next-auth's lazy
+ * config their request; server actions (password sign-in) do not, and Next's request headers are read instead.
+ */
+async function signInClient(request: Request | undefined): Promise<BrowserClient> {
+  if (request) return clientOf(request.headers);
+  try {
+    return clientOf(await requestHeaders());
+  } catch {
+    return {}; // outside a request (scripts, tests calling the config directly)
+  }
+}
+
+async function buildConfig(p: { organizationId?: string | null; request?: Request } = {}): Promise<NextAuthConfig> {
   const e = env();
   const providers: NextAuthConfig['providers'] = [
     Credentials({
@@ -110,7 +137,7 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
   return {
     secret: authSecret(),
     trustHost: true,
-    session: { strategy: 'jwt', maxAge: 30 * 24 * 60 * 60 },
+    session: { strategy: 'jwt', maxAge: BROWSER_SESSION_MAX_AGE_S },
     pages: { signIn: '/sign-in', error: '/sign-in' },
     providers,
     redirectProxyUrl: loopback ? `${loopback}/api/auth` : undefined,
@@ -159,13 +186,25 @@ async function buildConfig(p: { organizationId?: string | null } = {}): Promise<
           throw err;
         }
       },
-      jwt({ token, user }) {
-        if (user?.id) token.uid = user.id;
+      // `user` is there only when signing in (any provider): a new browser session, its id in the cookie.
+      async jwt({ token, user }) {
+        if (user?.id) {
+          token.uid = user.id;
+          token.sid = (await createBrowserSession({ userId: user.id, client: await signInClient(p.request) })).id;
+        }
         return token;
       },
       session({ session, token }) {
         if (typeof token.uid === 'string') session.user.id = token.uid;
+        if (typeof token.sid === 'string') session.sid = token.sid;
         return session;
+      },
+    },
+    events: {
+      // Signing out ends this cookie's session for good: a copy of the cookie kept elsewhere no longer works.
+      async signOut(message) {
+        const token = 'token' in message ? message.token : null;
+        if (typeof token?.uid === 'string' && typeof token.sid === 'string') await endSignedOutBrowserSession({ userId: token.uid, browserSessionId: token.sid });
       },
     },
     logger: {
@@ -185,8 +224,19 @@ async function userSuspended(userId: string): Promise<boolean> {
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth((request) =>
-  buildConfig({ organizationId: request ? organizationIdInAuthPath(new URL(request.url).pathname) : null }),
+  buildConfig({ organizationId: request ? organizationIdInAuthPath(new URL(request.url).pathname) : null, request }),
 );
+
+/**
+ * The session of a route handler's own request (tRPC, the playground), read from that request's cookies
+ * rather than from Next's request scope, so the handler works wherever it is given a request (tests serve
+ * route handlers on plain node:http). next-auth's "API route" form; a refreshed cookie it may produce is
+ * dropped, as auth() drops it in server components.
+ */
+export async function authOfRequest(request: Request): Promise<Session | null> {
+  const context = { req: request, res: { headers: new Headers() } };
+  return (auth as unknown as (context: { req: Request; res: { headers: Headers } }) => Promise<Session | null>)(context);
+}
 
 /**
  * Sends the browser to an organization's issuer (the sign-in page's SSO step), with the email typed there as

@@ -1,12 +1,13 @@
-// tRPC for the console. The context is the signed-in user (next-auth session); procedures are thin — one
-// service call each — and never import server/db (eslint). AppErrors become tRPC errors carrying the same
+// tRPC for the console. The context is the signed-in user (next-auth session, checked against its browser
+// session row: console/session-principal.ts); procedures are thin — one service call each — and never
+// import server/db (eslint). AppErrors become tRPC errors carrying the same
 // code, message and metadata as the REST body, so the console shows the server's own messages.
 import { initTRPC, TRPCError } from '@trpc/server';
 import { clientOf, consoleActor } from '@/server/audit/audit-actors';
 import { withAuditActor } from '@/server/audit/audit-context';
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { requireOperatorOrThrow } from '@/server/auth/operator';
-import { auth } from '@/server/auth/next-auth';
+import { auth, authOfRequest } from '@/server/auth/next-auth';
 import { sessionPrincipal } from '@/server/console/session-principal';
 import { AppError, ERROR_STATUS, isAppError, toErrorBody } from '@/server/errors';
 import { publicOrigin } from '@/server/http/public-origin';
@@ -25,10 +26,10 @@ export interface TrpcContext {
 export async function createTrpcContext(opts?: { req?: Request }): Promise<TrpcContext> {
   const origin = opts?.req ? publicOrigin(opts.req.headers) : undefined;
   const client = opts?.req ? clientOf(opts.req.headers) : undefined;
-  const session = await auth();
+  const session = opts?.req ? await authOfRequest(opts.req) : await auth();
   const userId = session?.user?.id;
   if (!userId) return { principal: null, origin, client };
-  return { principal: await sessionPrincipal({ userId }), origin, client };
+  return { principal: await sessionPrincipal({ userId, browserSessionId: session.sid, client }), origin, client };
 }
 
 const TRPC_CODE: Record<number, TRPCError['code']> = {

@@ -27,7 +27,7 @@ describeEachDatabase('account settings', () => {
     await expect(changePassword({ userId: user.id, input: { current_password: 'old password 1', new_password: 'short' } })).rejects.toThrow();
     expect((await authenticateBearer(`Bearer ${cli.token}`)).userId).toBe(user.id);
 
-    expect(await changePassword({ userId: user.id, input: { current_password: 'old password 1', new_password: 'new password 2' } })).toEqual({ changed: true, revoked_auth_tokens: 1 });
+    expect(await changePassword({ userId: user.id, input: { current_password: 'old password 1', new_password: 'new password 2' } })).toEqual({ changed: true, revoked_auth_tokens: 1, revoked_browser_sessions: 0 });
     await expect(authenticateBearer(`Bearer ${cli.token}`)).rejects.toMatchObject({ code: 'unauthorized' });
     expect(await verifyCredentials({ email, password: 'old password 1', ip: 'p' })).toBeNull();
     expect(await verifyCredentials({ email, password: 'new password 2', ip: 'p' })).toMatchObject({ id: user.id });

@@ -1,6 +1,6 @@
 // DELETE /api/v1/users/me. Refused (409) while the user is the only owner of an organization: its members
 // would be left with nobody able to manage it. Otherwise, in one transaction: the user row goes, and with
-// it (cascades) their memberships, OAuth identities, API keys, account auth tokens and pending device
+// it (cascades) their memberships, OAuth identities, API keys, account auth tokens, browser sessions and pending device
 // approvals, so every credential stops working on the next request. The personal billing account and its
 // ledger stay (financial records), anonymised and unreachable; a remaining balance is forfeited.
 import { recordAudit } from '@/server/audit/record-audit';

@@ -8,6 +8,7 @@ import { recordAudit } from '@/server/audit/record-audit';
 import { decryptSecret, encryptSecret, SecretBoxError } from '@/server/crypto/secret-box';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
+import { endOtherBrowserSessions } from '../browser-sessions/revoke-browser-sessions';
 import { hashRecoveryCode, matchTotpStep, newRecoveryCodes, newTotpSecret, totpUri } from '../totp';
 
 export const totpCodeField = z.string().trim().min(1, 'Enter the code').max(64);
@@ -42,7 +43,8 @@ export async function startTwoFactorSetup(p: { userId: string }): Promise<TwoFac
   return { secret, otpauth_uri: uri, qr_data_url: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 200 }) };
 }
 
-export async function confirmTwoFactorSetup(p: { userId: string; input: z.input<typeof confirmTwoFactorInput>; now?: Date }): Promise<{ recovery_codes: string[] }> {
+/** Turns it on; every other console browser session is signed out (they signed in without a second factor). */
+export async function confirmTwoFactorSetup(p: { userId: string; input: z.input<typeof confirmTwoFactorInput>; keepBrowserSessionId?: string; now?: Date }): Promise<{ recovery_codes: string[]; revoked_browser_sessions: number }> {
   const { code } = confirmTwoFactorInput.parse(p.input);
   const now = p.now ?? new Date();
   const prisma = await db();
@@ -58,7 +60,8 @@ export async function confirmTwoFactorSetup(p: { userId: string; input: z.input<
     await tx.recoveryCode.deleteMany({ where: { userId: p.userId } });
     await tx.recoveryCode.createMany({ data: codes.map((c) => ({ userId: p.userId, codeHash: hashRecoveryCode(c) })) });
     await tx.user.update({ where: { id: p.userId }, data: { totpEnabledAt: now, totpLastUsedStep: step } });
-    await recordAudit(tx, { accountId: user.personalAccountId, action: 'user.two_factor_enable', target: { type: 'user', id: p.userId }, after: { method: 'totp', recovery_codes: codes.length } });
-    return { recovery_codes: codes };
+    const revoked = await endOtherBrowserSessions(tx, { userId: p.userId, keepBrowserSessionId: p.keepBrowserSessionId, now });
+    await recordAudit(tx, { accountId: user.personalAccountId, action: 'user.two_factor_enable', target: { type: 'user', id: p.userId }, after: { method: 'totp', recovery_codes: codes.length, revoked_browser_sessions: revoked } });
+    return { recovery_codes: codes, revoked_browser_sessions: revoked };
   });
 }

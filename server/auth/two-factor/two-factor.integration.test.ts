@@ -95,7 +95,7 @@ describeEachDatabase('two-factor authentication (TOTP)', () => {
     const { user, email, secret } = await userWithTwoFactor(now);
     await expect(disableTwoFactor({ userId: user.id, input: { code: '123456' }, now })).rejects.toMatchObject({ code: 'bad_request' });
     const later = new Date(now.getTime() + 30_000);
-    expect(await disableTwoFactor({ userId: user.id, input: { code: totpCodeAt(secret, later) }, now: later })).toEqual({ enabled: false });
+    expect(await disableTwoFactor({ userId: user.id, input: { code: totpCodeAt(secret, later) }, now: later })).toEqual({ enabled: false, revoked_browser_sessions: 0 });
     expect(await verifyCredentials({ email, password: PASSWORD, ip: 'd' })).toMatchObject({ id: user.id });
     const prisma = await db();
     expect(await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { totpSecretEncrypted: true, totpEnabledAt: true } })).toEqual({ totpSecretEncrypted: null, totpEnabledAt: null });

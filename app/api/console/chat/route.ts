@@ -2,7 +2,8 @@
 // settlement as /api/v1/chat/completions) for the signed-in user, billed to their active account. The
 // browser reads the SSE stream with fetch. Cookie-authenticated, so it refuses cross-site requests: the
 // session cookie is SameSite=Lax already, and a request whose Origin is another site is a 403 as well.
-import { auth } from '@/server/auth/next-auth';
+import { clientOf } from '@/server/audit/audit-actors';
+import { authOfRequest } from '@/server/auth/next-auth';
 import { sessionPrincipal } from '@/server/console/session-principal';
 import { AppError, toErrorBody } from '@/server/errors';
 import { handleChatRequest } from '@/server/gateway/route-handler';
@@ -21,9 +22,9 @@ export async function POST(request: Request): Promise<Response> {
   if (origin && origin !== publicOrigin(request.headers) && origin !== new URL(request.url).origin) {
     return errorResponse(new AppError('forbidden', 'Cross-site requests are not allowed'));
   }
-  const session = await auth();
+  const session = await authOfRequest(request);
   const userId = session?.user?.id;
-  const principal = userId ? await sessionPrincipal({ userId }) : null;
+  const principal = userId ? await sessionPrincipal({ userId, browserSessionId: session.sid, client: clientOf(request.headers) }) : null;
   if (!principal) return errorResponse(new AppError('unauthorized', 'Sign in to use the playground'));
   return handleChatRequest(processRuntime(), request, principal);
 }
