@@ -28,7 +28,7 @@ import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { processLogger } from '@/server/observability/logger';
 import { handleMetricsRequest, METRICS_PATH } from '@/server/observability/metrics-route';
 import { annotateRequest, logRequest } from '@/server/observability/request-log';
-import { traceRequest } from '@/server/observability/request-trace';
+import { lendRequestTrace, traceRequest } from '@/server/observability/request-trace';
 import { hostMetrics, shareMetricsWithPrimary } from '@/server/observability/cluster-metrics';
 import { runClusterPrimary } from '@/server/cluster/cluster-primary';
 import { shutDownGracefully } from '@/server/http/graceful-shutdown';
@@ -106,6 +106,8 @@ async function main(e: Env) {
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('x-request-id', requestId);
     annotateRequest(res, { request_id: requestId });
+    // Route handlers (the console playground's chat, anything `next dev` style) find the server span by this id.
+    if (trace) lendRequestTrace(res, requestId);
     setSecurityHeaders(req, res);
     pinClientAddress(req, e.TRUST_PROXY);
     const badPath = malformedPathError(pathname);

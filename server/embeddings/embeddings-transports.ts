@@ -16,5 +16,5 @@ export function handleEmbeddingsNode(rt: Runtime, req: IncomingMessage, res: Ser
 }
 
 export function handleEmbeddingsRequest(rt: Runtime, request: Request): Promise<Response> {
-  return serveWithTransport(request, (transport) => handleEmbeddings(rt, transport));
+  return serveWithTransport(rt, request, (transport) => handleEmbeddings(rt, transport));
 }

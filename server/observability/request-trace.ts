@@ -1,8 +1,9 @@
 // One request's spans (tracing.ts): the server span, from the request's arrival to the end of its response
 // (a stream's last byte), and a client span per upstream attempt (gateway/open-route.ts), whose
 // `traceparent` the upstream receives. Attributes are ids and names only: never a key, a token or prompt text.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { defaultTextMapSetter, SpanKind, SpanStatusCode, trace, type Context, type Span, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import { REQUEST_ID_HEADER } from '@/server/http/request-id';
 import type { UpstreamRequest } from '@/server/providers/types';
 import type { RequestLogFields } from './request-log';
 import type { Tracing } from './tracing';
@@ -148,4 +149,50 @@ export function traceRequest(tracing: Tracing, req: IncomingMessage, res: Server
 /** The request's trace, when tracing is on. */
 export function requestTraceOf(res: ServerResponse): RequestTrace | undefined {
   return (res as Traced)[TRACE];
+}
+
+// Next's route handlers get a WHATWG Request, not the ServerResponse above. server/main.ts gives every
+// request it passes to Next an id of its own (REQUEST_ID_HEADER, overwriting whatever the client sent, so
+// no client can name another request's trace) and lends the trace under it until the response closes.
+// The map exists only once something was lent: never with tracing off. Symbol.for: both bundles' copies.
+const LENT = Symbol.for('switchboard.lentRequestTraces');
+type WithLent = typeof globalThis & { [LENT]?: Map<string, RequestTrace> };
+
+/** Lets the route handler serving this request find its trace (call after traceRequest, before Next). */
+export function lendRequestTrace(res: ServerResponse, requestId: string): void {
+  const t = requestTraceOf(res);
+  if (!t) return;
+  const lent = ((globalThis as WithLent)[LENT] ??= new Map());
+  lent.set(requestId, t);
+  res.once('close', () => lent.delete(requestId));
+}
+
+export interface RouteHandlerTrace {
+  trace: RequestTrace;
+  /** Ends the span if the route handler started it (next dev); the production server ends its own at the response's close. */
+  end(status: number, aborted: boolean): void;
+}
+
+/**
+ * A route handler's server span: the one server/main.ts started and lent, else, with tracing on but no
+ * custom server in front (`next dev`), a new one (child of the client's `traceparent`), which the handler
+ * ends through `end`. Undefined, and nothing created, when tracing is off.
+ */
+export function routeHandlerTrace(tracing: Tracing | null, request: Request): RouteHandlerTrace | undefined {
+  if (!tracing) return undefined;
+  const { pathname } = new URL(request.url);
+  const id = request.headers.get(REQUEST_ID_HEADER);
+  const lent = id ? (globalThis as WithLent)[LENT]?.get(id) : undefined;
+  if (lent) {
+    lent.route(pathname, request.method);
+    return { trace: lent, end: () => {} };
+  }
+  const headers: IncomingHttpHeaders = {};
+  for (const name of ['traceparent', 'tracestate']) {
+    const v = request.headers.get(name);
+    if (v !== null) headers[name] = v;
+  }
+  const trace = tracing.startRequest(request.method, pathname, headers);
+  trace.route(pathname, request.method);
+  return { trace, end: (status, aborted) => trace.end(status, aborted) };
 }

@@ -6,6 +6,7 @@ import { authenticateBearer, type Principal } from '@/server/auth/authenticate-b
 import { AppError } from '@/server/errors';
 import { contextFor, keyOrder } from '@/server/gateway/open-route';
 import { UpstreamHttpError } from '@/server/gateway/upstream-errors';
+import type { RequestTrace } from '@/server/observability/request-trace';
 import { anthropicHeaders, anthropicUrl } from '@/server/providers/anthropic/convert-native-request';
 import { resolveModelOrThrow } from '@/server/routing/plan-route';
 import type { RoutingModel } from '@/server/routing/routing-table';
@@ -22,6 +23,8 @@ export interface CountTokensInput {
   beta?: string;
   version?: string;
   signal: AbortSignal;
+  /** The request's server span when tracing is on: the call to Anthropic is its child, and carries its `traceparent`. */
+  trace?: RequestTrace;
 }
 
 /** Fields of a generation that Anthropic's count_tokens refuses ("Extra inputs are not permitted"). */
@@ -62,14 +65,17 @@ async function askAnthropic(rt: Runtime, model: RoutingModel, body: Record<strin
   const upstreamBody: Record<string, unknown> = { ...body, model: endpoint.upstreamModel };
   for (const field of GENERATION_ONLY) delete upstreamBody[field];
   const request = { url: anthropicUrl(ctx.config.baseUrl, 'messages/count_tokens'), method: 'POST' as const, headers: { ...anthropicHeaders(ctx, input.beta, input.version), ...endpoint.provider.headers }, body: JSON.stringify(upstreamBody) };
+  const span = input.trace?.attempt({ provider: endpoint.provider.id, key: key?.id ?? null, model: model.id, url: request.url });
   let res;
   try {
-    res = await rt.upstream.send(request, input.signal, endpoint.provider.timeoutMs);
+    res = await rt.upstream.send(span ? span.inject(request) : request, input.signal, endpoint.provider.timeoutMs);
   } catch {
+    span?.end(null, input.signal.aborted ? 'aborted' : 'network');
     return null;
   }
   const text = await res.body.text().catch(() => '');
   if (res.statusCode >= 200 && res.statusCode < 300) {
+    span?.end(res.statusCode);
     const count = (() => {
       try {
         return (JSON.parse(text) as { input_tokens?: unknown }).input_tokens;
@@ -80,6 +86,8 @@ async function askAnthropic(rt: Runtime, model: RoutingModel, body: Record<strin
     return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
   }
   const failure = endpoint.provider.adapter.convertError(res.statusCode, text, res.headers);
+  // Recorded like a generation's failed attempt (switchboard.failover_reason); what follows is the local estimate or the client's 400.
+  span?.end(res.statusCode, failure.kind);
   if (failure.kind === 'bad_request' || failure.kind === 'context_length_exceeded') throw new UpstreamHttpError(failure, res.statusCode, endpoint.provider.id);
   return null;
 }

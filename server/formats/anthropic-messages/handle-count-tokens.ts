@@ -7,6 +7,7 @@ import { authorizationHeader } from '@/server/gateway/admit';
 import { MAX_BODY_BYTES } from '@/server/gateway/chat-request-schema';
 import { readNodeBody } from '@/server/http/read-body';
 import { newRequestId } from '@/server/http/request-id';
+import { requestTraceOf, routeHandlerTrace, type RequestTrace } from '@/server/observability/request-trace';
 import type { Runtime } from '@/server/runtime/runtime';
 import { countMessageTokens } from './count-tokens';
 import { messagesErrorReply } from './messages-errors';
@@ -17,6 +18,8 @@ interface CountTokensEdge {
   header(name: string): string | undefined;
   readBody(limit: number): Promise<Buffer>;
   signal: AbortSignal;
+  /** The request's server span when tracing is on: the call to Anthropic becomes its child. */
+  trace?: RequestTrace;
 }
 
 async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
@@ -35,6 +38,7 @@ async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: numb
       beta: edge.header('anthropic-beta'),
       version: edge.header('anthropic-version'),
       signal: edge.signal,
+      trace: edge.trace,
     });
     return { status: 200, body: result, headers: { 'x-request-id': requestId } };
   } catch (err) {
@@ -55,12 +59,14 @@ export async function handleCountTokensNode(rt: Runtime, req: IncomingMessage, r
     },
     readBody: (limit) => readNodeBody(req, limit),
     signal: controller.signal,
+    trace: requestTraceOf(res),
   });
   const payload = JSON.stringify(out.body);
   res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...out.headers }).end(payload);
 }
 
 export async function handleCountTokens(rt: Runtime, request: Request): Promise<Response> {
+  const traced = routeHandlerTrace(rt.tracing, request);
   const out = await reply(rt, {
     header: (name) => request.headers.get(name) ?? undefined,
     async readBody(limit) {
@@ -69,6 +75,8 @@ export async function handleCountTokens(rt: Runtime, request: Request): Promise<
       return buf;
     },
     signal: request.signal,
+    trace: traced?.trace,
   });
+  traced?.end(out.status, false);
   return Response.json(out.body, { status: out.status, headers: out.headers });
 }
