@@ -3,8 +3,6 @@
 // the second. The receiver must get the server span as the child of the client's span (same trace id), one
 // client span per upstream attempt under it, and each upstream request must carry its attempt's span id.
 // Without an endpoint there is no tracer and no `traceparent` goes upstream.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/server/env';
@@ -13,44 +11,8 @@ import { createRuntime } from '@/server/runtime/runtime';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks, readFixture, startFakeUpstream, type FakeUpstream } from '@/test/fake-upstream';
 import { fundedUser, readSse, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
+import { spanAttribute, startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '@/test/otlp-receiver';
 import { tracingOptionsFromEnv } from './tracing';
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: { key: string; value: Record<string, unknown> }[];
-  events?: { name: string; timeUnixNano: string }[];
-}
-
-/** An OTLP/HTTP receiver keeping every span posted to /v1/traces (JSON, as the exporter sends it). */
-async function startReceiver() {
-  const spans: OtlpSpan[] = [];
-  const contentTypes: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      contentTypes.push(String(req.headers['content-type']));
-      if (req.method === 'POST' && req.url === '/v1/traces') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: { resource: unknown; scopeSpans: { spans: OtlpSpan[] }[] }[] };
-        for (const rs of body.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, contentTypes, close: () => new Promise((r) => server.close(r)) };
-}
-
-const attr = (s: OtlpSpan, key: string) => {
-  const v = s.attributes.find((a) => a.key === key)?.value;
-  return v ? (v.stringValue ?? v.intValue ?? v.boolValue ?? v.doubleValue) : undefined;
-};
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN_ID = '00f067aa0ba902b7';
@@ -58,7 +20,7 @@ const CLIENT_SPAN_ID = '00f067aa0ba902b7';
 const CHUNK_DELAY_MS = 40;
 
 describeEachDatabase('traces (OpenTelemetry, OTLP/HTTP)', () => {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: OtlpReceiver;
   let upstream: FakeUpstream;
   let h: GatewayHarness;
   let key: string;
@@ -70,7 +32,7 @@ describeEachDatabase('traces (OpenTelemetry, OTLP/HTTP)', () => {
   });
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startOtlpReceiver();
     // Fails the first request (503: the next endpoint is tried), answers every later one.
     upstream = await startFakeUpstream((req) =>
       calls++ === 0
@@ -119,21 +81,21 @@ describeEachDatabase('traces (OpenTelemetry, OTLP/HTTP)', () => {
     const server = spans.find((s) => s.kind === 2)!; // SERVER
     expect(server.parentSpanId).toBe(CLIENT_SPAN_ID);
     expect(server.name).toBe('POST /api/v1/chat/completions');
-    expect(attr(server, 'http.request.method')).toBe('POST');
-    expect(attr(server, 'url.path')).toBe('/api/v1/chat/completions');
-    expect(attr(server, 'http.response.status_code')).toBe(200);
-    expect(attr(server, 'switchboard.model')).toBe('test/traced');
-    expect(attr(server, 'switchboard.provider')).toBe('second');
-    expect(attr(server, 'switchboard.generation_id')).toMatch(/^gen-/);
-    expect(attr(server, 'switchboard.account_id')).toEqual(expect.any(String));
-    expect(attr(server, 'switchboard.attempts')).toBe(2);
-    expect(Number(attr(server, 'switchboard.ttft_ms'))).toBeGreaterThanOrEqual(0);
+    expect(spanAttribute(server, 'http.request.method')).toBe('POST');
+    expect(spanAttribute(server, 'url.path')).toBe('/api/v1/chat/completions');
+    expect(spanAttribute(server, 'http.response.status_code')).toBe(200);
+    expect(spanAttribute(server, 'switchboard.model')).toBe('test/traced');
+    expect(spanAttribute(server, 'switchboard.provider')).toBe('second');
+    expect(spanAttribute(server, 'switchboard.generation_id')).toMatch(/^gen-/);
+    expect(spanAttribute(server, 'switchboard.account_id')).toEqual(expect.any(String));
+    expect(spanAttribute(server, 'switchboard.attempts')).toBe(2);
+    expect(Number(spanAttribute(server, 'switchboard.ttft_ms'))).toBeGreaterThanOrEqual(0);
     expect(server.events?.map((e) => e.name)).toContain('first token');
 
-    const attempts = spans.filter((s) => s.kind === 3).sort((a, b) => Number(attr(a, 'switchboard.attempt')) - Number(attr(b, 'switchboard.attempt'))); // CLIENT
+    const attempts = spans.filter((s) => s.kind === 3).sort((a, b) => Number(spanAttribute(a, 'switchboard.attempt')) - Number(spanAttribute(b, 'switchboard.attempt'))); // CLIENT
     expect(attempts).toHaveLength(2);
     for (const a of attempts) expect(a.parentSpanId).toBe(server.spanId);
-    expect(attempts.map((a) => [attr(a, 'switchboard.provider'), attr(a, 'switchboard.provider_key'), attr(a, 'http.response.status_code'), attr(a, 'switchboard.failover_reason')])).toEqual([
+    expect(attempts.map((a) => [spanAttribute(a, 'switchboard.provider'), spanAttribute(a, 'switchboard.provider_key'), spanAttribute(a, 'http.response.status_code'), spanAttribute(a, 'switchboard.failover_reason')])).toEqual([
       ['first', 'first-key', 503, 'overloaded'],
       ['second', 'second-key', 200, undefined],
     ]);
