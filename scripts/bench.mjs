@@ -333,8 +333,8 @@ async function benchDatabase(kind) {
         target: sb,
         watch: W,
         rate: 500,
-        duration: C.nsDur,
-        warmup: C.nsWarm,
+        duration: QUICK ? C.nsDur : 10,
+        warmup: QUICK ? C.nsWarm : 10,
         quick: QUICK,
       });
       alive();

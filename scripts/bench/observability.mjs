@@ -1,7 +1,9 @@
 // What metrics and request logs cost on the chat path (issue 17: ≤ 5 % of its CPU per request): the same
 // non-streaming load through Switchboard with both on (the default: LOG_LEVEL=info, one JSON line per
 // request; Prometheus metrics recorded per generation) and both off (LOG_LEVEL=silent, METRICS_ENABLED=0),
-// each leg on a freshly started server, in ABBA order so drift on a shared machine falls on both sides.
+// each leg on a freshly started server, in ABBAAB order so drift on a shared machine falls on both sides. A fresh
+// server spends its first seconds compiling (JIT) and loading Next's pages, which swamps a few µs per request, so
+// each leg warms up longer than the other phases before its CPU is counted.
 // Traces stay off in both (no OTEL_EXPORTER_OTLP_ENDPOINT), as they are by default.
 import { errCount, load } from './load-tools.mjs';
 import { f } from './report.mjs';
@@ -25,7 +27,7 @@ export function observabilityMode() {
  */
 export async function observabilityCost({ out, kind, env, restart, target, watch, rate, duration, warmup, quick }) {
   const base = { LOG_LEVEL: env.LOG_LEVEL, METRICS_ENABLED: env.METRICS_ENABLED };
-  const order = quick ? ['off', 'on'] : ['off', 'on', 'on', 'off'];
+  const order = quick ? ['off', 'on'] : ['off', 'on', 'on', 'off', 'off', 'on'];
   const legs = [];
   console.log(`\n== ${kind} metrics + request logs: CPU per request, on vs off (${order.join(', ')}; ${rate} req/s non-streaming, fresh server per leg) ==`);
   try {
