@@ -1,14 +1,21 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import { SiteFooter } from '@/components/marketing/site-footer';
 import { SiteHeader } from '@/components/marketing/site-header';
 import { ButtonLink, buttonClasses } from '@/components/ui/button';
+import { currentUser } from '@/server/auth/current-user';
 
 export const metadata: Metadata = { title: 'Page not found' };
 
-export default function NotFound() {
+/** Signed in or not, as on the landing page (app/page.tsx): a signed-in visitor is offered the console, never "Sign in". */
+export default async function NotFound() {
+  // Rendered per request: prerendered at build time it would always say "signed out" (currentUser's cookie read
+  // would be swallowed by the catch below instead of marking the page dynamic).
+  await connection();
+  const signedIn = (await currentUser().catch(() => null)) !== null;
   return (
     <div className="flex min-h-dvh flex-col">
-      <SiteHeader />
+      <SiteHeader signedIn={signedIn} />
       <main id="main" className="flex flex-1 items-center justify-center px-4 py-24 sm:px-6">
         <div className="max-w-md text-center">
           <p className="font-mono text-sm font-semibold text-accent-text">404</p>
@@ -27,7 +34,7 @@ export default function NotFound() {
           </div>
         </div>
       </main>
-      <SiteFooter />
+      <SiteFooter signedIn={signedIn} />
     </div>
   );
 }

@@ -167,7 +167,7 @@ export default async function LandingPage() {
           </div>
         </section>
       </main>
-      <SiteFooter />
+      <SiteFooter signedIn={signedIn} />
     </>
   );
 }

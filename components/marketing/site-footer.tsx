@@ -1,7 +1,7 @@
 import { Logo } from '@/components/ui/logo';
 import { SiteLink } from './site-link';
 
-const columns = [
+const productColumns = [
   {
     title: 'Product',
     links: [
@@ -17,16 +17,17 @@ const columns = [
       { href: '/api/health', label: 'Service status' },
     ],
   },
-  {
-    title: 'Account',
-    links: [
-      { href: '/sign-in', label: 'Sign in' },
-      { href: '/keys', label: 'API keys' },
-    ],
-  },
 ];
 
-export function SiteFooter() {
+/** `signedIn`: the visitor has a session, so the Account column leads to the console instead of signing in. */
+function accountColumn(signedIn: boolean) {
+  return {
+    title: 'Account',
+    links: [signedIn ? { href: '/overview', label: 'Console' } : { href: '/sign-in', label: 'Sign in' }, { href: '/keys', label: 'API keys' }],
+  };
+}
+
+export function SiteFooter({ signedIn = false }: { signedIn?: boolean }) {
   return (
     <footer className="border-t border-border bg-surface">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-[1.5fr_repeat(3,1fr)] lg:px-8">
@@ -37,7 +38,7 @@ export function SiteFooter() {
             your team.
           </p>
         </div>
-        {columns.map((column) => (
+        {[...productColumns, accountColumn(signedIn)].map((column) => (
           <nav key={column.title} aria-label={column.title}>
             <h2 className="text-sm font-semibold text-foreground">{column.title}</h2>
             <ul className="mt-3 space-y-2">

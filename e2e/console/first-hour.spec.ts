@@ -4,6 +4,7 @@
 // page they came from, where auto top-up is offered → the landing page now says "Console". Every page of
 // the journey is checked with axe (both themes) and captured at 1440 and 390 px.
 import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
 import { captureJourney, expectAccessible } from '../a11y';
 import { uniqueEmail } from '../fixtures';
 import { expect, test } from './fixtures';
@@ -102,11 +103,46 @@ test('the first hour: sign up, a working first request, credits with the card sa
   await expect(page.getByRole('region', { name: 'Payment method' })).toContainText('4242');
   await expect(page.getByLabel('Top up automatically')).toBeChecked();
 
-  // The landing page, signed in: "Console", not "Sign in".
+  // The marketing pages, signed in: "Console" in the header and the footer, "Sign in" nowhere (landing and 404).
   await page.goto('/');
-  const nav = page.getByRole('navigation', { name: 'Primary' });
-  await expect(nav.getByRole('link', { name: 'Console' })).toBeVisible();
-  await expect(nav.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+  await expectSignedInChrome(page);
+  expect((await page.goto('/no-such-page'))?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await expectSignedInChrome(page);
+});
+
+/** The marketing header and footer of a signed-in visitor: the way in is the console, never "Sign in". */
+async function expectSignedInChrome(page: Page) {
+  await expect(page.getByRole('navigation', { name: 'Primary' }).getByRole('link', { name: 'Console', exact: true })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Console', exact: true })).toHaveAttribute('href', '/overview');
+  await expect(page.getByRole('link', { name: 'Sign in', exact: true })).toHaveCount(0);
+}
+
+test('signing in from the landing page\'s "Sign in" link (no callbackUrl) ends in the console, not on the landing page', async ({ page, user }) => {
+  await page.goto('/');
+  // Signed out, the footer offers "Sign in" too (the signed-in check above must not pass vacuously).
+  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Sign in', exact: true })).toHaveAttribute('href', '/sign-in');
+  await page.getByRole('navigation', { name: 'Primary' }).getByRole('link', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // A new account passes the terms first (their page keeps the destination), then the console's home.
+  await page.waitForURL((url) => url.pathname === '/terms');
+  expect(new URL(page.url()).searchParams.get('callbackUrl')).toBe('/overview');
+  await page.getByRole('button', { name: 'Accept and continue' }).click();
+  await page.waitForURL((url) => url.pathname === '/overview');
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  // Signing in again later (terms accepted): straight to the console.
+  await page.context().clearCookies();
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Primary' }).getByRole('link', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname !== '/sign-in' && url.pathname !== '/terms');
+  expect(new URL(page.url()).pathname).toBe('/overview');
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 });
 
 test('models that cannot be used here are marked on the Models page and in the playground', async ({ consolePage: page }) => {
