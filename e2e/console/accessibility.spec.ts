@@ -1,30 +1,16 @@
 // Every console page, as an organization owner, passes axe (no critical or serious violation, light and dark).
 // The pages are read from app/(console)/**/page.tsx, so a new page is checked without anyone adding it here;
 // a page with a dynamic segment needs an example address below, and the test fails until it has one.
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expectAccessible } from '../a11y';
+import { APP_DIR, pageRoutes } from './app-routes';
 import { cli, expect, test } from './fixtures';
-
-const CONSOLE_DIR = path.join(process.cwd(), 'app', '(console)');
 
 /** Example addresses of the pages whose route has a dynamic segment. */
 const DYNAMIC_EXAMPLES: Record<string, string> = {
   '/models/[...id]': '/models/openai/gpt-4o-mini',
 };
-
-/** Each page.tsx under app/(console) as its route (`/keys`, `/models/[...id]`); route groups `(x)` add no segment. */
-function consoleRoutes(dir = CONSOLE_DIR, prefix = ''): string[] {
-  const routes: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isFile() && entry.name === 'page.tsx') routes.push(prefix || '/');
-    if (!entry.isDirectory() || entry.name.startsWith('_') || entry.name.startsWith('@')) continue;
-    const segment = /^\(.*\)$/.test(entry.name) ? '' : `/${entry.name}`;
-    routes.push(...consoleRoutes(path.join(dir, entry.name), prefix + segment));
-  }
-  return routes.sort();
-}
 
 async function switchTo(page: Page, account: string) {
   await page.getByRole('button', { name: /^Account:/ }).click();
@@ -34,8 +20,8 @@ async function switchTo(page: Page, account: string) {
 
 test('every console page has no critical or serious accessibility violation', async ({ consolePage: page, organization }) => {
   // The operator's pages (/admin/…) answer 404 to this organization owner; e2e/console/operator.spec.ts signs in
-  // as an operator and runs the same check on each of them.
-  const routes = consoleRoutes().filter((r) => !r.startsWith('/admin'));
+  // as an operator and runs the same check on each of them (found the same way).
+  const routes = pageRoutes(path.join(APP_DIR, '(console)')).filter((r) => r !== '/admin' && !r.startsWith('/admin/'));
   expect(routes.length).toBeGreaterThan(10);
   const unmapped = routes.filter((r) => r.includes('[') && !DYNAMIC_EXAMPLES[r]);
   expect(unmapped, 'console pages with a dynamic segment need an example address in DYNAMIC_EXAMPLES').toEqual([]);

@@ -5,9 +5,32 @@
 import { randomUUID } from 'node:crypto';
 import { captureJourney, expectAccessible } from '../a11y';
 import { signInThroughUi, uniqueEmail } from '../fixtures';
+import { adminRoutes } from './app-routes';
 import { cli, expect, test } from './fixtures';
 
 test.use({ credit: 0 });
+
+// Every operator page (each app/**/admin/**/page.tsx, so a new one is picked up without being listed here)
+// passes axe in both themes. A page with a dynamic segment needs an example address; the test fails until it has one.
+test('every operator page has no critical or serious accessibility violation', async ({ page, user }) => {
+  const examples: Record<string, string> = { '/admin/users/[id]': `/admin/users/${user.id}` };
+  const routes = adminRoutes();
+  expect(routes).toContain('/admin/users');
+  const unmapped = routes.filter((r) => r.includes('[') && !examples[r]);
+  expect(unmapped, 'operator pages with a dynamic segment need an example address').toEqual([]);
+  test.setTimeout(30_000 + routes.length * 20_000);
+  cli('user:admin', '--email', user.email);
+  await signInThroughUi(page, user, '/overview');
+  for (const route of routes) {
+    const address = examples[route] ?? route;
+    await test.step(address, async () => {
+      await page.goto(address);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await expect(page.locator('main .animate-pulse')).toHaveCount(0); // every query settled
+      await expectAccessible(page);
+    });
+  }
+});
 
 test('an operator adjusts credit, suspends and restores a user, and reads usage, health and the audit log; others are refused', async ({ page, user, browser, request, apiBaseURL, origin }) => {
   test.setTimeout(240_000);
