@@ -1,6 +1,6 @@
-// The account settings journey: profile, password change, two-factor authentication turned on with a code
-// computed here from the secret the page shows, sign-in then asking for a code, a recovery code working once,
-// and deleting the account.
+// The account settings journey: the sign-in methods of a password user, profile, password change, two-factor
+// authentication turned on with a code computed here from the secret the page shows, sign-in then asking for a
+// code, a recovery code working once, and deleting the account.
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { captureJourney, expectAccessible } from '../a11y';
@@ -25,6 +25,12 @@ test('profile, password, two-factor sign-in with a code and a recovery code, the
   test.setTimeout(240_000); // the whole journey: five sign-ins, axe four times in two themes, screenshots
   await page.goto('/account');
   await expect(page.getByRole('heading', { level: 1, name: 'Account settings' })).toBeVisible();
+
+  // Sign-in methods: a password user has the password method, set (and no provider linked).
+  const methods = page.getByRole('region', { name: 'Sign-in methods' });
+  await expect(methods).toBeVisible();
+  await expect(methods.getByRole('listitem')).toHaveCount(1);
+  await expect(methods.getByRole('listitem').first()).toHaveText(/^Email and password\s*Set$/);
 
   // Profile.
   await page.getByLabel('Name').fill('Renamed Person');

@@ -1,9 +1,10 @@
 // The console on a phone (390 × 844): every page with data in it keeps its row actions on screen and
 // clickable (tables scroll sideways under a pinned actions column), the page itself never scrolls sideways,
-// and the playground's message box stays on screen while the conversation grows.
+// and the playground's message box stays on screen while the conversation grows. Signing out a CLI
+// (/sessions) or another browser (/account) works there too.
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { uniqueEmail } from '../fixtures';
+import { signInThroughUi, uniqueEmail } from '../fixtures';
 import { startWebhookReceiver } from '../../test/webhook-receiver';
 import { captureJourney, expectAccessible } from '../a11y';
 import { cli, expect, test } from './fixtures';
@@ -189,4 +190,55 @@ test('at 390 px every row action is on screen and clickable, and the playground 
   expect(await conversation.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
   await expectAccessible(page);
   await captureJourney(page, 'mobile-playground');
+});
+
+test('at 390 px a CLI session\'s Revoke and another browser\'s Sign out are on screen and clickable', async ({ consolePage: page, fundedUser, browser, request, apiBaseURL }) => {
+  test.setTimeout(120_000);
+  // A CLI signed in through the device flow (approved here, at phone width), holding its token.
+  const code = await (await request.post(`${apiBaseURL}/auth/device/code`, { data: { client_name: 'Phone CLI', client_kind: 'cli' } })).json();
+  await page.goto(`/device?user_code=${code.user_code}`);
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Device approved.')).toBeVisible();
+  let token = '';
+  await expect
+    .poll(
+      async () => {
+        const res = await request.post(`${apiBaseURL}/auth/device/token`, { data: { device_code: code.device_code } });
+        if (res.status() === 200) token = (await res.json()).token;
+        return res.status();
+      },
+      { intervals: [code.interval * 1000 + 250], timeout: 30_000 },
+    )
+    .toBe(200);
+  const cliAuth = { authorization: `Bearer ${token}` };
+  expect((await request.get(`${apiBaseURL}/users/me`, { headers: cliAuth })).status()).toBe(200);
+
+  // The same person in another browser.
+  const laptop = await browser.newContext();
+  await signInThroughUi(await laptop.newPage(), fundedUser, '/overview');
+
+  // /sessions: the CLI's Revoke on screen; revoking it ends the token.
+  await visit(page, '/sessions', 'Sessions');
+  const revoke = page.getByRole('button', { name: 'Revoke Phone CLI' });
+  await expectReachable(revoke);
+  await expectAccessible(page);
+  await captureJourney(page, 'mobile-sessions');
+  await revoke.click();
+  await page.getByRole('dialog', { name: 'Revoke this session?' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('No editors or CLIs are signed in')).toBeVisible();
+  // The row goes at once (optimistic); the token is refused once the server has revoked it.
+  await expect.poll(async () => (await request.get(`${apiBaseURL}/users/me`, { headers: cliAuth })).status()).toBe(401);
+
+  // /account: the other browser's Sign out, and Sign out all other sessions, on screen; signing it out works.
+  await visit(page, '/account', 'Account settings');
+  const sessions = page.getByRole('list', { name: 'Browser sessions' });
+  await expect(sessions.getByRole('listitem')).toHaveCount(2);
+  const signOut = sessions.getByRole('button', { name: /^Sign out / });
+  await expectReachable(signOut);
+  await expectReachable(page.getByRole('button', { name: 'Sign out all other sessions' }));
+  await captureJourney(page, 'mobile-account-sessions');
+  await signOut.click();
+  await expect(page.getByText('Session signed out')).toBeVisible();
+  await expect(sessions.getByRole('listitem')).toHaveCount(1);
+  await laptop.close();
 });
