@@ -4,9 +4,10 @@
 // dark theme (the console follows prefers-color-scheme), and fails on any critical or serious violation,
 // listing each rule with the elements at fault.
 // captureJourney(page, name): screenshots at 1440 and 390 px wide, kept under e2e/artifacts/screenshots/
-// (CI keeps e2e/artifacts), and checks that at 390 px the page does not scroll sideways as a whole.
+// (.ci/run prints where e2e/artifacts is) and attached to the test in the HTML report, and checks that at
+// 390 px the page does not scroll sideways as a whole.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -34,14 +35,23 @@ export async function expectAccessible(page: Page, options: { exclude?: string[]
 export async function captureJourney(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const original = page.viewportSize();
+  // From the top, so a sticky header sits where a visitor first sees it; the scroll position is put back after.
+  const scrolled = await page.evaluate(() => {
+    const at = { x: window.scrollX, y: window.scrollY };
+    window.scrollTo(0, 0);
+    return at;
+  });
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.waitForTimeout(50); // let layout settle after the resize
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    const file = path.join(SCREENSHOTS, `${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await test.info().attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
     if (width === 390) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `${name}: the page scrolls sideways at 390 px (tables should scroll inside their own box)`).toBeLessThanOrEqual(1);
     }
   }
   if (original) await page.setViewportSize(original);
+  await page.evaluate(({ x, y }) => window.scrollTo(x, y), scrolled);
 }

@@ -3,6 +3,7 @@
 // on the return page, and the balance has risen by the amount — once. The key comes from the CLI, which
 // reaches the server's embedded database through it (as in e2e/api/providers.spec.ts).
 import { execFileSync } from 'node:child_process';
+import { captureJourney } from './a11y';
 import { expect, test } from './fixtures';
 
 let key = '';
@@ -17,7 +18,7 @@ test.beforeAll(() => {
   key = JSON.parse(cli('key:create', '--email', email, '--json').trim().split('\n').at(-1)!).key;
 });
 
-test('buys credits through the sandbox checkout page', async ({ page, request, apiBaseURL, origin, saveScreenshot }) => {
+test('buys credits through the sandbox checkout page', async ({ page, request, apiBaseURL, origin }) => {
   const headers = { authorization: `Bearer ${key}` };
   const balance = async () => (await (await request.get(`${apiBaseURL}/users/me/balance`, { headers })).json()).balance as number;
   const before = await balance();
@@ -38,7 +39,7 @@ test('buys credits through the sandbox checkout page', async ({ page, request, a
   await page.getByRole('button', { name: 'Pay $25.00' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'declined' })).toContainText('declined');
   expect(await balance()).toBe(before);
-  await saveScreenshot('billing-sandbox-declined');
+  await captureJourney(page, 'billing-sandbox-declined');
 
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.getByLabel('Expiry').fill('12 / 34');
@@ -47,7 +48,7 @@ test('buys credits through the sandbox checkout page', async ({ page, request, a
   await page.waitForURL((u) => u.pathname === '/billing/return');
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
   await expect(page.getByText('$25.00 of credit was added to your balance.')).toBeVisible();
-  await saveScreenshot('billing-sandbox-paid');
+  await captureJourney(page, 'billing-sandbox-paid');
 
   expect(await balance()).toBeCloseTo(before + 25, 6);
   const status = await request.get(`${apiBaseURL}/users/me/payments/${payment.id}/status`, { headers });

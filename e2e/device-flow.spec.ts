@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext } from '@playwright/test';
+import { captureJourney } from './a11y';
 import { expect, test, uniqueEmail } from './fixtures';
 
 async function poll(request: APIRequestContext, apiBaseURL: string, deviceCode: string) {
@@ -11,7 +12,7 @@ async function poll(request: APIRequestContext, apiBaseURL: string, deviceCode: 
 }
 
 test.describe('device flow', () => {
-  test('a CLI gets a token after the user signs up and approves in the browser; revoking it ends access', async ({ page, request, apiBaseURL, origin, saveScreenshot }) => {
+  test('a CLI gets a token after the user signs up and approves in the browser; revoking it ends access', async ({ page, request, apiBaseURL, origin }) => {
     test.setTimeout(90_000);
     // The CLI asks for a code pair.
     const codeRes = await request.post(`${apiBaseURL}/auth/device/code`, { data: { client_name: 'Switchboard CLI (e2e)', client_kind: 'cli' } });
@@ -32,17 +33,17 @@ test.describe('device flow', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
     await page.getByLabel('Password').fill('a long enough password');
-    await saveScreenshot('sign-up');
+    await captureJourney(page, 'device-sign-up');
     await page.getByRole('button', { name: 'Create account' }).click();
 
     // Terms, then back to the device page with the code.
     await expect(page).toHaveURL(/\/terms\?callbackUrl=/);
-    await saveScreenshot('terms');
+    await captureJourney(page, 'device-terms');
     await page.getByRole('button', { name: 'Accept and continue' }).click();
     await expect(page).toHaveURL(`${origin}/device?user_code=${code.user_code}`);
     await expect(page.getByTestId('user-code')).toHaveText(code.user_code);
     await expect(page.getByText('Switchboard CLI (e2e)')).toBeVisible();
-    await saveScreenshot('device-approve');
+    await captureJourney(page, 'device-approve');
     await page.getByRole('button', { name: 'Approve' }).click();
     await expect(page.getByText('Device approved.')).toBeVisible();
 
@@ -79,7 +80,7 @@ test.describe('device flow', () => {
     expect([res.status, res.body.error.code]).toEqual([403, 'access_denied']);
   });
 
-  test('an editor on a loopback URI receives a token and its state', async ({ signedInPage: page, request, apiBaseURL, saveScreenshot }) => {
+  test('an editor on a loopback URI receives a token and its state', async ({ signedInPage: page, request, apiBaseURL }) => {
     let loopback = '';
     const received = new Promise<URL>((resolve) => {
       const server = http.createServer((req, res) => {
@@ -92,7 +93,7 @@ test.describe('device flow', () => {
     await expect.poll(() => loopback).not.toBe('');
     await page.goto(`/authorize?${new URLSearchParams({ redirect_uri: loopback, state: 'xyz-123', client_name: 'E2E Editor' })}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to E2E Editor');
-    await saveScreenshot('authorize');
+    await captureJourney(page, 'authorize');
     await page.getByRole('button', { name: 'Approve' }).click();
     const url = await received;
     // The loopback server sees the request before the browser has finished that navigation; let it land

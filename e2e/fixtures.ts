@@ -1,11 +1,7 @@
 // The base every spec imports `test` and `expect` from. Later specs extend it further (signed-in pages,
 // API keys, fake upstreams): `export const test = base.extend<{ user: User }>({ ... })`.
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-
-/** Named screenshots kept between runs (the HTML report holds the per-test ones). */
-export const screenshotDir = path.join(__dirname, 'artifacts', 'screenshots');
 
 /** A user created through the public sign-up endpoint (not signed in anywhere yet). */
 export interface E2eUser {
@@ -43,8 +39,6 @@ type Fixtures = {
   origin: string;
   /** `${origin}/api/v1`, what OpenAI SDKs take as their base URL. */
   apiBaseURL: string;
-  /** Saves a full-page screenshot as e2e/artifacts/screenshots/<name>.png and attaches it to the report. */
-  saveScreenshot: (name: string, page?: Page) => Promise<void>;
 };
 
 // Errors a page may log without failing a test: resources that are not there yet (prefetching links to
@@ -86,16 +80,6 @@ export const test = base.extend<Fixtures>({
   signedInPage: async ({ page, user }, use) => {
     await signInThroughUi(page, user);
     await use(page);
-  },
-
-  saveScreenshot: async ({ page }, use, testInfo) => {
-    await use(async (name, target = page) => {
-      const file = path.join(screenshotDir, `${name}.png`);
-      // From the top, so sticky elements (the header) sit where a visitor first sees them.
-      await target.evaluate(() => window.scrollTo(0, 0));
-      await target.screenshot({ path: file, fullPage: true });
-      await testInfo.attach(name, { path: file, contentType: 'image/png' });
-    });
   },
 });
 

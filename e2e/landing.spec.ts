@@ -1,3 +1,4 @@
+import { captureJourney } from './a11y';
 import { expect, test } from './fixtures';
 
 const modelIds = [
@@ -9,7 +10,7 @@ const modelIds = [
 ];
 
 test.describe('landing page', () => {
-  test('presents the product with snippets that paste as they are', async ({ page, apiBaseURL, saveScreenshot }) => {
+  test('presents the product with snippets that paste as they are', async ({ page, apiBaseURL }) => {
     const response = await page.goto('/');
     expect(response?.status()).toBe(200);
     await expect(page).toHaveTitle(/Switchboard/);
@@ -42,30 +43,29 @@ test.describe('landing page', () => {
     await expect(nav.getByRole('link', { name: 'Console' })).toHaveAttribute('href', '/keys');
     await expect(nav.getByRole('link', { name: 'API reference' })).toHaveAttribute('href', '/docs');
 
-    await saveScreenshot('landing');
+    await captureJourney(page, 'landing');
   });
 
-  test('fits a phone screen and has a dark scheme', async ({ page, saveScreenshot }) => {
+  test('fits a phone screen and has a dark scheme', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background, 'dark body background').not.toBe('rgb(255, 255, 255)');
-    await saveScreenshot('landing-dark');
+    await captureJourney(page, 'landing-dark');
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, 'horizontal overflow on a phone (px)').toBeLessThanOrEqual(0);
-    await saveScreenshot('landing-mobile-dark');
   });
 
-  test('unknown pages get a branded 404', async ({ page, saveScreenshot }) => {
+  test('unknown pages get a branded 404', async ({ page }) => {
     const response = await page.goto('/no-such-page');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
     await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
-    await saveScreenshot('not-found');
+    await captureJourney(page, 'not-found');
   });
 });
 

@@ -1,11 +1,12 @@
 // Buying credits: the console opens the sandbox checkout (the server has no Stripe), the buyer pays with a
 // test card, lands back on Billing with the outcome, and the balance rises by the amount. A cancelled
 // checkout says so and is listed as cancelled.
-import { expect, screenshotVariants, test } from './fixtures';
+import { captureJourney } from '../a11y';
+import { expect, test } from './fixtures';
 
 test.use({ credit: 0 });
 
-test('credits bought through the sandbox checkout raise the balance', async ({ consolePage: page, saveScreenshot }) => {
+test('credits bought through the sandbox checkout raise the balance', async ({ consolePage: page }) => {
   test.setTimeout(60_000);
   await expect(page.getByRole('status').filter({ hasText: 'No credit left' })).toBeVisible();
   await page.getByRole('link', { name: 'Add credits' }).click();
@@ -38,7 +39,7 @@ test('credits bought through the sandbox checkout raise the balance', async ({ c
   await expect(history.getByRole('row').nth(1)).toContainText('Checkout');
   await expect(history.getByRole('row').nth(1)).toContainText('succeeded');
   await expect(history.getByRole('row').nth(1)).toContainText('$25.00');
-  await screenshotVariants(page, 'console-billing', saveScreenshot);
+  await captureJourney(page, 'console-billing');
 
   // A second checkout, cancelled on the checkout page: back on Billing, "cancelled" there and in the history.
   await page.getByRole('button', { name: '$10', exact: true }).click();
@@ -53,5 +54,5 @@ test('credits bought through the sandbox checkout raise the balance', async ({ c
   await page.goto('/overview');
   await expect(page.getByText('No credit left')).toHaveCount(0);
   await expect(page.getByText('$25.00').first()).toBeVisible();
-  await screenshotVariants(page, 'console-overview', saveScreenshot);
+  await captureJourney(page, 'console-overview');
 });

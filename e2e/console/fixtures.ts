@@ -89,21 +89,4 @@ export const test = base.extend<ConsoleFixtures>({
   },
 });
 
-/** Phone width and the dark scheme, for the screenshots of each page. */
-export async function screenshotVariants(page: Page, name: string, save: (name: string, page?: Page) => Promise<void>) {
-  // Colours ease over 150 ms (transition-colors): let them settle after each scheme switch.
-  const settle = () => page.waitForTimeout(250);
-  await save(name, page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await settle();
-  await save(`${name}-dark`, page);
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await save(`${name}-phone-dark`, page);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await settle();
-  await save(`${name}-phone`, page);
-  if (size) await page.setViewportSize(size);
-}
-
 export { expect };

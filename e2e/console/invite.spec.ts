@@ -2,9 +2,10 @@
 // in a second browser (a different person), and appears among the members.
 import { randomUUID } from 'node:crypto';
 import { signInThroughUi, uniqueEmail } from '../fixtures';
-import { expect, screenshotVariants, test } from './fixtures';
+import { captureJourney } from '../a11y';
+import { expect, test } from './fixtures';
 
-test('an invite accepted in a second browser adds the member', async ({ consolePage: page, browser, request, apiBaseURL, saveScreenshot }) => {
+test('an invite accepted in a second browser adds the member', async ({ consolePage: page, browser, request, apiBaseURL }) => {
   test.setTimeout(90_000);
   await page.getByRole('button', { name: /^Account:/ }).click();
   await page.getByRole('button', { name: 'Create organization' }).click();
@@ -48,5 +49,5 @@ test('an invite accepted in a second browser adds the member', async ({ consoleP
   await expect(members.getByRole('combobox', { name: 'Role of Team Mate' })).toHaveValue('admin');
   await expect(page.getByText('0 pending', { exact: true })).toBeVisible();
   await expect(page.getByTestId('seats')).toContainText('2 of 3');
-  await screenshotVariants(page, 'console-organization', saveScreenshot);
+  await captureJourney(page, 'console-organization');
 });

@@ -1,8 +1,9 @@
 // The playground streams a reply through the real gateway (the provider is the fake upstream replaying a
 // recorded OpenAI stream) and shows its tokens and cost; a reasoning model shows its reasoning.
-import { expect, screenshotVariants, test } from './fixtures';
+import { captureJourney } from '../a11y';
+import { expect, test } from './fixtures';
 
-test('the playground streams replies with tokens, cost and reasoning', async ({ consolePage: page, upstream, saveScreenshot }) => {
+test('the playground streams replies with tokens, cost and reasoning', async ({ consolePage: page, upstream }) => {
   test.setTimeout(60_000);
   await page.getByRole('link', { name: 'Playground' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Playground' })).toBeVisible();
@@ -26,7 +27,7 @@ test('the playground streams replies with tokens, cost and reasoning', async ({ 
   await expect(reasoned.getByTestId('assistant-content')).toHaveText(thought.content);
   await reasoned.getByText(/^Reasoning/).click();
   await expect(reasoned.getByTestId('reasoning')).toHaveText(thought.reasoning);
-  await screenshotVariants(page, 'console-playground', saveScreenshot);
+  await captureJourney(page, 'console-playground');
 
   // Tools: the model's tool call is shown with its arguments (not run).
   await page.getByLabel('Model').selectOption('openai/gpt-4o-mini');

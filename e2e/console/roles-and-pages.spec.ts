@@ -1,9 +1,10 @@
-// Every console page for an organization owner (screenshots: desktop, phone, dark), and the same console
+// Every console page for an organization owner (screenshots at 1440 and 390 px), and the same console
 // for a plain member, who does not see what their role may not use — the server refuses it anyway.
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { signInThroughUi, uniqueEmail } from '../fixtures';
-import { cli, expect, screenshotVariants, test } from './fixtures';
+import { captureJourney } from '../a11y';
+import { cli, expect, test } from './fixtures';
 
 async function switchTo(page: Page, account: string) {
   await page.getByRole('button', { name: /^Account:/ }).click();
@@ -11,7 +12,7 @@ async function switchTo(page: Page, account: string) {
   await expect(page.getByRole('button', { name: /^Account:/ })).toContainText(account);
 }
 
-test('owners see every page; members only what their role allows', async ({ consolePage: page, organization, apiKey, browser, request, apiBaseURL, saveScreenshot }) => {
+test('owners see every page; members only what their role allows', async ({ consolePage: page, organization, apiKey, browser, request, apiBaseURL }) => {
   test.setTimeout(120_000);
   // A member, through the REST API: invited by the owner's key, accepted with the member's own key.
   const member = { email: uniqueEmail('member'), password: `pw-${randomUUID()}`, name: 'Plain Member' };
@@ -32,16 +33,16 @@ test('owners see every page; members only what their role allows', async ({ cons
   await page.getByRole('button', { name: 'Reasoning', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'OpenAI: GPT-4o mini' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Reasoning', exact: true }).click();
-  await screenshotVariants(page, 'console-models', saveScreenshot);
+  await captureJourney(page, 'console-models');
 
   await page.goto('/plans');
   await expect(page.getByRole('listitem').filter({ hasText: 'Current plan' })).toContainText('Free');
   await expect(page.getByRole('button', { name: /^Subscribe/ })).toBeVisible();
-  await screenshotVariants(page, 'console-plans', saveScreenshot);
+  await captureJourney(page, 'console-plans');
 
   await page.goto('/sessions');
   await expect(page.getByText('No editors or CLIs are signed in')).toBeVisible();
-  await screenshotVariants(page, 'console-sessions', saveScreenshot);
+  await captureJourney(page, 'console-sessions');
 
   await page.goto('/organization');
   await expect(page.getByRole('region', { name: 'Members' }).getByRole('row', { name: /Plain Member/ })).toBeVisible();
@@ -65,13 +66,13 @@ test('owners see every page; members only what their role allows', async ({ cons
   await expect(memberPage.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
   await expect(memberPage.getByRole('button', { name: 'Delete organization' })).toHaveCount(0);
   await expect(memberPage.getByLabel('Name', { exact: true })).toBeDisabled();
-  await saveScreenshot('console-member-organization', memberPage);
+  await captureJourney(memberPage, 'console-member-organization');
   await memberPage.goto('/billing');
   await expect(memberPage.getByText('Billing is managed by owners and billing managers')).toBeVisible();
   await memberPage.goto('/keys');
   await expect(memberPage.getByRole('heading', { name: 'Your keys' })).toBeVisible();
   await expect(memberPage.getByRole('row', { name: /E2E key/ })).toHaveCount(0);
-  await saveScreenshot('console-member-keys', memberPage);
+  await captureJourney(memberPage, 'console-member-keys');
   // The server refuses what the console hides: billing through the member's session.
   const refused = await memberPage.request.post('/api/trpc/billing.checkout', { data: { amount: 10 } });
   expect(refused.status()).toBe(403);

@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { uniqueEmail } from '../fixtures';
-import { cli, expect, screenshotVariants, test } from './fixtures';
+import { captureJourney } from '../a11y';
+import { cli, expect, test } from './fixtures';
 
-test('a new user signs up, creates a key, uses it and sees the request in Usage', async ({ page, request, apiBaseURL, saveScreenshot }) => {
+test('a new user signs up, creates a key, uses it and sees the request in Usage', async ({ page, request, apiBaseURL }) => {
   test.setTimeout(90_000);
   await page.goto('/keys');
   await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fkeys$/);
@@ -32,7 +33,7 @@ test('a new user signs up, creates a key, uses it and sees the request in Usage'
   await expect(shown).toBeVisible();
   const key = await shown.getByLabel('API key', { exact: true }).inputValue();
   expect(key).toMatch(/^sk-sb-v1-/);
-  await saveScreenshot('console-key-created');
+  await captureJourney(page, 'console-key-created');
   await shown.getByRole('button', { name: "I've saved my key" }).click();
   const row = page.getByRole('row', { name: /Backend/ });
   await expect(row).toContainText(key.slice(0, 12));
@@ -68,11 +69,11 @@ test('a new user signs up, creates a key, uses it and sees the request in Usage'
   const csv = readFileSync(await (await download).path(), 'utf8');
   expect(csv.split('\r\n')[0]).toContain('created_at,id,model');
   expect(csv).toContain('openai/gpt-4o-mini');
-  await screenshotVariants(page, 'console-usage', saveScreenshot);
+  await captureJourney(page, 'console-usage');
 
   await page.getByRole('link', { name: 'API keys' }).first().click();
   // The key's last use and spend moved with the request.
   await expect(page.getByRole('row', { name: /Backend/ })).toContainText(/just now|minute ago/);
   await expect(page.getByRole('row', { name: /Backend/ })).not.toContainText('$0.00 of $5.00');
-  await screenshotVariants(page, 'console-keys', saveScreenshot);
+  await captureJourney(page, 'console-keys');
 });

@@ -4,6 +4,7 @@
 // lands in the console as a member of the organization.
 import { randomUUID } from 'node:crypto';
 import { startFakeOidcIssuer } from '../../test/fake-oidc-issuer';
+import { captureJourney } from '../a11y';
 import { expect, test } from './fixtures';
 
 /** Publishes TXT records on the fake DNS server the server under test resolves with. */
@@ -14,7 +15,7 @@ async function publishTxt(name: string, values: string[]): Promise<void> {
   expect(res.status).toBe(204);
 }
 
-test('a person of a verified domain signs in through the organization\'s issuer and lands in its console', async ({ page, request, apiBaseURL, origin, apiKey, organization, saveScreenshot }) => {
+test('a person of a verified domain signs in through the organization\'s issuer and lands in its console', async ({ page, request, apiBaseURL, origin, apiKey, organization }) => {
   test.setTimeout(60_000);
   const domain = `acme-${randomUUID().slice(0, 8)}.test`;
   const person = { sub: randomUUID(), email: `ada@${domain}`, email_verified: true, name: 'Ada Lovelace', password: `pw-${randomUUID()}` };
@@ -57,7 +58,7 @@ test('a person of a verified domain signs in through the organization\'s issuer 
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Account:/ })).toContainText(organization.name);
     expect(idp.logins).toEqual([person.email]);
-    await saveScreenshot('sso-signed-in');
+    await captureJourney(page, 'sso-signed-in');
 
     const members = await request.get(`${apiBaseURL}/organizations/${organization.id}/members`, { headers: auth });
     expect((await members.json()).data).toContainEqual(expect.objectContaining({ email: person.email, name: person.name, role: 'member' }));

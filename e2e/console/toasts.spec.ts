@@ -2,6 +2,7 @@
 // newest on top) in a place that overlaps neither the form that raised them nor an open dialog's buttons,
 // at 1440 px (bottom-right column) and at 390 px (a deck in the top bar's band); above a modal's backdrop.
 import type { Locator, Page } from '@playwright/test';
+import { captureJourney } from '../a11y';
 import { expect, test } from '../fixtures';
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -66,6 +67,8 @@ for (const viewport of [
     await expect(dialog).toBeVisible();
     await expect(toasts).toHaveCount(3);
     await expectToastsClearOf(page, toasts, [dialog.getByRole('button', { name: 'Delete account' }), dialog.getByRole('button', { name: 'Cancel' }), dialog.getByRole('button', { name: 'Close' })]);
+    // One capture covers both layouts (captureJourney takes 1440 and 390 px); toasts last 4 s, so it is taken at once.
+    if (viewport.width === 1440) await captureJourney(page, 'toasts-over-dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
   });
