@@ -10,7 +10,8 @@
 //     with Playwright's code. The server log is kept at e2e/artifacts/server.log.
 // Beside the server: a fake upstream for every provider (test/fake-upstream-server.ts) and a fake DNS server
 // (test/fake-dns-server.ts) that checks SSO domain verification records (SSO_DNS_SERVERS); specs publish
-// records through its control URL (E2E_FAKE_DNS_URL).
+// records through its control URL (E2E_FAKE_DNS_URL). Specs get the fake upstream's address as
+// E2E_FAKE_UPSTREAM_URL (e.g. a provider whose base URL makes it fail, see the fake's /status/<code>/).
 //
 // Overrides (environment):
 //   E2E_SERVER_CMD  a shell command to start instead of `node dist/server.js`; it gets PORT, DATA_DIR and
@@ -173,7 +174,7 @@ function runPlaywright(url) {
       cwd: root,
       stdio: 'inherit',
       // E2E_DATA_DIR lets fixtures run the CLI against this server's embedded database (through the server).
-      env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: e2eDataDir, ...(fakeDns ? { E2E_FAKE_DNS_URL: fakeDns.control } : {}), NEXT_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: e2eDataDir, ...(fakeDns ? { E2E_FAKE_DNS_URL: fakeDns.control } : {}), ...(upstream ? { E2E_FAKE_UPSTREAM_URL: upstream.url } : {}), NEXT_TELEMETRY_DISABLED: '1' },
     });
     child.once('error', (error) => {
       console.error(`[e2e] could not run Playwright: ${error.message}`);

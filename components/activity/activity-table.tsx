@@ -1,10 +1,10 @@
 'use client';
 
 // The activity log's rows: time (the button that opens the record, so it stays in view when the table
-// scrolls sideways on a phone), model and who served it, source, member, app, tokens, cost, latency and time
+// scrolls sideways on a phone), model and who served it (marked "fell back" when it failed over to it), source, member, app, tokens, cost, latency and time
 // to first token, finish reason, and the status with the HTTP status the client got.
 import { formatDateTime, formatInteger, formatMs, formatUsd } from '@/components/console/format';
-import { StateBadge } from '@/components/console/status-badge';
+import { StateBadge, StatusBadge } from '@/components/console/status-badge';
 import { Table, Td, Th } from '@/components/console/table';
 import type { UsageRecord } from '@/components/usage/usage-table';
 
@@ -48,7 +48,17 @@ export function ActivityTable({ rows, keyNames, memberNames, onOpen }: { rows: U
               </span>
             </Td>
             <Td className="font-mono text-xs whitespace-nowrap">{r.model || '—'}</Td>
-            <Td className="whitespace-nowrap text-muted">{r.provider || '—'}</Td>
+            <Td className="whitespace-nowrap text-muted">
+              <span className="inline-flex items-center gap-1.5">
+                {r.provider || '—'}
+                {r.attempts > 1 ? (
+                  <StatusBadge tone="warning">
+                    <span title={`${formatInteger(r.attempts)} upstream attempts: the earlier ones failed and the request failed over`}>fell back</span>
+                    <span className="sr-only"> after {formatInteger(r.attempts)} attempts</span>
+                  </StatusBadge>
+                ) : null}
+              </span>
+            </Td>
             <Td className="max-w-48 truncate text-muted">{sourceName(r, keyNames)}</Td>
             {memberNames ? <Td className="max-w-48 truncate text-muted">{r.user_id ? (memberNames.get(r.user_id) ?? 'Former member') : '—'}</Td> : null}
             <Td className="max-w-40 truncate text-muted">{r.app_title ?? '—'}</Td>

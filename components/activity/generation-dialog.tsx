@@ -56,17 +56,32 @@ export function GenerationDialog({ id, onClose, keyNames, memberNames }: { id: s
               {d.upstream_model ? <span className="ml-1 font-mono text-xs text-muted">({d.upstream_model})</span> : null}
               {d.byok ? <span className="ml-2 text-xs text-muted">your own provider key</span> : null}
             </Row>
-            <Row label="Attempts">{d.attempts > 1 ? `${d.attempts} (failed over)` : formatInteger(d.attempts)}</Row>
+            <Row label="Attempts">
+              {d.attempts > 1 ? `${formatInteger(d.attempts)} (failed over)` : formatInteger(d.attempts)}
+              {d.attempt_log ? (
+                <ol aria-label="Attempts in order" className="mt-1 list-decimal space-y-0.5 pl-5 text-xs">
+                  {d.attempt_log.map((a, i) => (
+                    <li key={i}>
+                      <span className="font-medium">{a.provider}</span>
+                      <span className="text-muted"> · {a.model} · </span>
+                      {a.status === null ? 'no answer (connection error or timeout)' : `HTTP ${a.status}`}
+                      {i === d.attempt_log!.length - 1 && d.status === 'success' ? <span className="text-muted"> · served</span> : null}
+                    </li>
+                  ))}
+                </ol>
+              ) : null}
+            </Row>
             <Row label="Finish reason">{d.finish_reason ?? '—'}</Row>
           </dl>
           <dl aria-label="Tokens and cost" className="border-t border-border pt-4">
             <Row label="Tokens in">
               {formatInteger(d.tokens_prompt)}
-              {d.native_tokens_cached > 0 ? <span className="ml-1 text-muted">({formatInteger(d.native_tokens_cached)} cached)</span> : null}
+              {/* A real space, not a margin: copied text and screen readers get "2,006 (1,920 cached)". */}
+              {d.native_tokens_cached > 0 ? <span className="text-muted"> ({formatInteger(d.native_tokens_cached)} cached)</span> : null}
             </Row>
             <Row label="Tokens out">
               {formatInteger(d.tokens_completion)}
-              {d.native_tokens_reasoning > 0 ? <span className="ml-1 text-muted">({formatInteger(d.native_tokens_reasoning)} reasoning)</span> : null}
+              {d.native_tokens_reasoning > 0 ? <span className="text-muted"> ({formatInteger(d.native_tokens_reasoning)} reasoning)</span> : null}
             </Row>
             <Row label="Cost">{formatUsd(d.total_cost)}</Row>
             <Row label="Cache savings">{formatUsd(d.cache_discount)}</Row>

@@ -26,6 +26,16 @@ export function EditKeyDialog({ apiKey, onClose }: { apiKey: Key | null; onClose
 
 const intOrNull = (text: string) => (text.trim() === '' ? null : Number(text));
 
+/**
+ * The date field's value (YYYY-MM-DD) for a stored expiry, in the browser's zone: the expiry is saved as the
+ * end of the picked day there, which west of UTC is already the next day in the ISO string.
+ */
+function localDay(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
 function EditKeyForm({ apiKey, onClose }: { apiKey: Key; onClose: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -34,7 +44,7 @@ function EditKeyForm({ apiKey, onClose }: { apiKey: Key; onClose: () => void }) 
   const [enabled, setEnabled] = useState(!apiKey.disabled);
   const [limit, setLimit] = useState(apiKey.credit_limit === null ? '' : String(apiKey.credit_limit));
   const [reset, setReset] = useState<Reset>(apiKey.limit_reset as Reset);
-  const [expiry, setExpiry] = useState(apiKey.expires_at ? apiKey.expires_at.slice(0, 10) : '');
+  const [expiry, setExpiry] = useState(localDay(apiKey.expires_at));
   const [models, setModels] = useState(apiKey.allowed_models.join('\n'));
   const [rpm, setRpm] = useState(apiKey.rate_limit_rpm === null ? '' : String(apiKey.rate_limit_rpm));
   const [tpm, setTpm] = useState(apiKey.rate_limit_tpm === null ? '' : String(apiKey.rate_limit_tpm));
@@ -52,7 +62,7 @@ function EditKeyForm({ apiKey, onClose }: { apiKey: Key; onClose: () => void }) 
       ...(enabled === apiKey.disabled ? { disabled: !enabled } : {}),
       ...(creditLimit !== apiKey.credit_limit ? { credit_limit: creditLimit } : {}),
       ...(reset !== apiKey.limit_reset ? { limit_reset: reset } : {}),
-      ...(expiry !== (apiKey.expires_at?.slice(0, 10) ?? '') ? { expires_at: expiresAt } : {}),
+      ...(expiry !== localDay(apiKey.expires_at) ? { expires_at: expiresAt } : {}),
       ...(allowed.join('\n') !== apiKey.allowed_models.join('\n') ? { allowed_models: allowed } : {}),
       ...(intOrNull(rpm) !== apiKey.rate_limit_rpm ? { rate_limit_rpm: intOrNull(rpm) } : {}),
       ...(intOrNull(tpm) !== apiKey.rate_limit_tpm ? { rate_limit_tpm: intOrNull(tpm) } : {}),

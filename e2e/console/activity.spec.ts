@@ -1,9 +1,28 @@
 // Seeing what happened: a served request, one refused for credit (402) and one no provider could take (503)
 // all appear in Activity; one opens to its full record; the status filter and the CSV export; the credit
 // history shows the grant and the day's usage with the running balance; the Usage charts' axis labels.
+// On an organization: each column of a row (provider, tokens, cost, latency, first token of a stream, finish
+// reason, member), the record's reasoning and cached tokens and cache savings, a 429 row, the model and key
+// filters, hourly charts and spend per member. A request that fails over is marked in its row, and its
+// record lists both attempts.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import { formatUsd } from '../../components/console/format';
 import { captureJourney, expectAccessible } from '../a11y';
-import { expect, test } from './fixtures';
+import { cli, expect, fakeUpstreamUrl, switchAccount, test } from './fixtures';
+
+/** A row of the Activity table as { column heading: cell text }. */
+async function rowCells(page: Page, row: Locator): Promise<Record<string, string>> {
+  const headings = await page.getByRole('region', { name: 'Activity' }).locator('thead th').allTextContents(); // innerText would be upper-cased by CSS
+  const cells = await row.locator('td').allInnerTexts();
+  return Object.fromEntries(headings.map((h, i) => [h.trim(), (cells[i] ?? '').replace(/\s+/g, ' ').trim()]));
+}
+
+/** The value of one field of the record dialog (its <dt> label, exactly). */
+const field = (dialog: Locator, label: string) => dialog.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd');
+
+const DURATION = /^\d+ ms$|^\d+(\.\d)? s$/;
 
 test('Activity shows served, refused and failed requests; credit history and chart labels', async ({ consolePage: page, request, apiBaseURL, apiKey }) => {
   test.setTimeout(120_000);
@@ -105,4 +124,174 @@ test('Activity shows served, refused and failed requests; credit history and cha
   await expect(page.getByRole('list', { name: 'Spend per API key' })).toContainText('E2E key');
   await expectAccessible(page);
   await captureJourney(page, 'usage-charts');
+});
+
+test('on an organization, Activity shows each column, the record\'s tokens and savings, a 429, filters and hourly charts', async ({ consolePage: page, request, apiBaseURL, organization, fundedUser }) => {
+  test.setTimeout(120_000);
+  cli('credits:grant', '--org', organization.id, '--amount', '10');
+  const orgKey = cli('key:create', '--email', fundedUser.email, '--org', organization.id, '--name', 'Org key').key as string;
+  const chat = (key: string, data: Record<string, unknown>) =>
+    request.post(`${apiBaseURL}/chat/completions`, { headers: { authorization: `Bearer ${key}` }, data: { stream: false, messages: [{ role: 'user', content: 'Hello from the organization' }], ...data } });
+  const generation = async (id: string) => {
+    const res = await request.get(`${apiBaseURL}/generation?id=${id}`, { headers: { authorization: `Bearer ${orgKey}` } });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()).data;
+  };
+
+  // A streamed answer with reasoning (the fake's DeepSeek reports 24 reasoning tokens): it has a first token.
+  const streamed = await chat(orgKey, { model: 'deepseek/deepseek-v4.1-flash', stream: true });
+  expect(streamed.status(), await streamed.text()).toBe(200);
+  const streamedId = streamed.headers()['x-generation-id']!;
+  // A prompt cache hit (the fake's OpenAI answers a request with a prompt_cache_key with cached input tokens).
+  const cached = await chat(orgKey, { model: 'openai/gpt-4o-mini', prompt_cache_key: 'e2e-activity' });
+  expect(cached.status(), await cached.text()).toBe(200);
+  const cachedId = (await cached.json()).id as string;
+  // A key allowed one request a minute: the second is refused with 429.
+  const created = await request.post(`${apiBaseURL}/api-keys`, { headers: { authorization: `Bearer ${orgKey}` }, data: { name: 'One per minute', rate_limit_rpm: 1, account_id: organization.id } });
+  expect(created.status(), await created.text()).toBe(201);
+  const createdBody = (await created.json()) as { key: string; data: { id: string } };
+  const slow = { key: createdBody.key, id: createdBody.data.id };
+  expect((await chat(slow.key, { model: 'switchboard/echo' })).status()).toBe(200);
+  const limited = await chat(slow.key, { model: 'switchboard/echo' });
+  expect(limited.status(), await limited.text()).toBe(429);
+
+  await switchAccount(page, organization.name);
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  const rows = page.getByRole('region', { name: 'Activity' }).locator('tbody tr');
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(rows).toHaveCount(4, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+
+  // The streamed row: every column, the member filled in (an organization's Activity has that column).
+  const reasoning = await generation(streamedId);
+  const streamedRow = rows.filter({ hasText: 'deepseek/deepseek-v4.1-flash' });
+  const cells = await rowCells(page, streamedRow);
+  expect(cells).toMatchObject({ Status: 'success', Provider: 'deepseek', Source: 'Org key', Member: fundedUser.name, 'Tokens in / out': '18 / 31', Finish: 'stop' });
+  expect(cells.Cost).toBe(formatUsd(reasoning.total_cost));
+  expect(reasoning.total_cost).toBeGreaterThan(0);
+  expect(cells.Latency).toMatch(DURATION);
+  expect(cells['First token']).toMatch(DURATION);
+  // A non-streamed answer has no first token of its own.
+  expect((await rowCells(page, rows.filter({ hasText: 'openai/gpt-4o-mini' })))['First token']).toBe('—');
+  // The 429: refused, by the key that hit its limit, with the error code as its finish.
+  const limitedCells = await rowCells(page, rows.filter({ has: page.getByText('429', { exact: true }) }));
+  expect(limitedCells).toMatchObject({ Source: 'One per minute', Member: fundedUser.name, Cost: '$0.00' });
+  expect(limitedCells.Status).toMatch(/^refused ?429$/);
+  expect(limitedCells.Finish).toMatch(/rate/);
+
+  // Its record: one attempt, the reasoning tokens inside the output.
+  await streamedRow.getByRole('button', { name: /open the record/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Request details' });
+  await expect(field(dialog, 'Attempts')).toHaveText('1');
+  await expect(field(dialog, 'Served by')).toContainText('deepseek');
+  await expect(field(dialog, 'Tokens out')).toHaveText('31 (24 reasoning)');
+  await expect(field(dialog, 'First token')).toHaveText(DURATION);
+  await expect(field(dialog, 'Member')).toHaveText(fundedUser.name);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  // The cache hit's record: cached input tokens and what they saved.
+  const hit = await generation(cachedId);
+  expect(hit.native_tokens_cached).toBe(1920);
+  expect(hit.cache_discount).toBeGreaterThan(0);
+  await rows.filter({ hasText: 'openai/gpt-4o-mini' }).getByRole('button', { name: /open the record/ }).click();
+  await expect(field(dialog, 'Tokens in')).toHaveText('2,006 (1,920 cached)');
+  await expect(field(dialog, 'Cache savings')).toHaveText(formatUsd(hit.cache_discount));
+  await expect(field(dialog, 'Cost')).toHaveText(formatUsd(hit.total_cost));
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Filters: by model, then by key.
+  await page.getByLabel('Model', { exact: true }).selectOption('openai/gpt-4o-mini');
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText('openai/gpt-4o-mini');
+  await page.getByLabel('Model', { exact: true }).selectOption('');
+  await page.getByLabel('API key').selectOption(slow.id);
+  await expect(rows).toHaveCount(2);
+  for (const row of await rows.all()) expect((await rowCells(page, row)).Source).toBe('One per minute');
+  await page.getByLabel('API key').selectOption('');
+  await expect(rows).toHaveCount(4);
+
+  // Usage over the last 24 hours: hourly buckets; spend per member names the member.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Spend per day' })).toBeVisible();
+  await page.getByLabel('Time range').selectOption({ label: 'Last 24 hours' });
+  await expect(page.getByRole('heading', { name: 'Spend per hour' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Spend per day' })).toHaveCount(0);
+  const hourly = page.getByRole('table', { name: 'Spend per hour' });
+  await expect(hourly).toBeAttached();
+  const periods = await hourly.locator('tbody th').allTextContents();
+  expect(periods.length).toBeGreaterThan(0);
+  for (const period of periods) expect(period).toMatch(/^\d{2}:\d{2}$/);
+  await expect(page.getByRole('list', { name: 'Spend per member' })).toContainText(fundedUser.name);
+});
+
+test('a request that fails over is marked in Activity, and its record lists both attempts', async ({ consolePage: page, fundedUser, request, apiBaseURL, apiKey }) => {
+  test.setTimeout(90_000);
+  // An operator's model with two endpoints: a provider that answers 503 (the fake upstream's /status/503/),
+  // then OpenAI. Unique ids, so no other spec sees them; deleted at the end.
+  cli('user:admin', '--email', fundedUser.email);
+  const suffix = randomUUID().slice(0, 8);
+  const failing = `e2e-down-${suffix}`;
+  const modelId = `e2e/fallback-${suffix}`;
+  const trpc = async (procedure: string, data: unknown) => {
+    const res = await page.request.post(`/api/trpc/admin.${procedure}`, { data });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  await trpc('createProvider', { id: failing, type: 'openai-compatible', base_url: `${fakeUpstreamUrl()}/status/503/v1`, keys: [{ key: 'sk-e2e-down' }] });
+  const pricing = { input: 0.15, output: 0.6 };
+  await trpc('createModel', {
+    id: modelId,
+    name: `Fallback E2E ${suffix}`,
+    context_length: 128_000,
+    max_output_tokens: 4_096,
+    endpoints: [
+      { provider: failing, upstream_model: 'gpt-4o-mini', pricing },
+      { provider: 'openai', upstream_model: 'gpt-4o-mini', pricing },
+    ],
+  });
+
+  const res = await request.post(`${apiBaseURL}/chat/completions`, {
+    headers: { authorization: `Bearer ${apiKey.key}` },
+    data: { model: modelId, stream: false, messages: [{ role: 'user', content: 'Fail over, please' }] },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  expect((await res.json()).provider).toBe('openai');
+
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Activity' }).click();
+  const row = page.getByRole('region', { name: 'Activity' }).locator('tbody tr').filter({ hasText: modelId });
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(row).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  const cells = await rowCells(page, row);
+  expect(cells.Status).toBe('success');
+  // The provider that finally served, marked as a fallback (the count is for screen readers and the tooltip).
+  expect(cells.Provider).toMatch(/^openai ?fell back ?after 2 attempts$/);
+  await expect(row.getByText('fell back', { exact: true })).toBeVisible();
+  await expectAccessible(page);
+
+  await row.getByRole('button', { name: /open the record/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Request details' });
+  const attempts = field(dialog, 'Attempts');
+  await expect(attempts).toContainText('2 (failed over)');
+  const steps = attempts.getByRole('list', { name: 'Attempts in order' }).getByRole('listitem');
+  await expect(steps).toHaveText([`${failing} · ${modelId} · HTTP 503`, `openai · ${modelId} · HTTP 200 · served`]);
+  await expect(field(dialog, 'Served by')).toContainText('openai');
+  await expectAccessible(page);
+  await captureJourney(page, 'activity-failover-record');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // A request served at its first attempt is not marked.
+  expect((await request.post(`${apiBaseURL}/chat/completions`, { headers: { authorization: `Bearer ${apiKey.key}` }, data: { model: 'openai/gpt-4o-mini', stream: false, messages: [{ role: 'user', content: 'hi' }] } })).status()).toBe(200);
+  const plain = page.getByRole('region', { name: 'Activity' }).locator('tbody tr').filter({ hasText: 'openai/gpt-4o-mini' });
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(plain).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  expect((await rowCells(page, plain)).Provider).toBe('openai');
+
+  await trpc('deleteModel', { id: modelId });
+  await trpc('deleteProvider', { id: failing });
 });

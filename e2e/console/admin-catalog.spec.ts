@@ -2,6 +2,7 @@
 // key (write-only: the edit form shows its hint, never the key), adds a model on it, changes its price, finds
 // the new price on /models, and deletes both; a field the server refuses is named next to that field. A
 // non-operator has no Operator navigation and gets the 404 page and FORBIDDEN from the procedures.
+// The landing page marks a model this server cannot serve once an operator takes it away.
 import { randomUUID } from 'node:crypto';
 import { captureJourney, expectAccessible } from '../a11y';
 import { signInThroughUi, uniqueEmail } from '../fixtures';
@@ -133,4 +134,42 @@ test('an operator adds, edits and deletes a provider and a model; others are ref
   expect(list.status()).toBe(403);
   expect((await list.json()).error.message).toMatch(/^Operators only/);
   await context.close();
+});
+
+test('the landing page marks a model the server no longer serves, and offers it again once restored', async ({ page, user }) => {
+  test.setTimeout(90_000);
+  // deepseek/deepseek-chat, on the landing page, is an alias of deepseek/deepseek-v4.1-flash. The operator's
+  // entry overriding the builtin without that alias takes the name away (the model itself is served as
+  // before, so other specs calling it by its id are unaffected); deleting the entry restores the builtin.
+  const model = 'deepseek/deepseek-v4.1-flash';
+  const alias = 'deepseek/deepseek-chat';
+  const card = (p: typeof page) => p.getByRole('region', { name: 'Switch providers by changing one string' }).getByRole('listitem').filter({ hasText: alias });
+  await page.goto('/');
+  await expect(card(page)).toHaveAttribute('data-usable', 'true');
+  await expect(card(page)).not.toContainText('Not available on this server');
+
+  cli('user:admin', '--email', user.email);
+  await signInThroughUi(page, user, '/overview');
+  const trpc = async (procedure: string, data: unknown) => {
+    const res = await page.request.post(`/api/trpc/admin.${procedure}`, { data });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  const listed = await page.request.get('/api/trpc/admin.models');
+  expect(listed.status()).toBe(200);
+  const builtin = ((await listed.json()).result.data.data as { id: string; aliases: string[]; source: string }[]).find((m) => m.id === model)!;
+  expect(builtin).toMatchObject({ source: 'builtin', aliases: expect.arrayContaining([alias]) });
+  await trpc('replaceModel', { id: model, entry: { ...builtin, aliases: builtin.aliases.filter((a) => a !== alias) } });
+  try {
+    // Not offered any more: the landing page marks it.
+    await page.goto('/');
+    await expect(card(page)).toHaveAttribute('data-usable', 'false');
+    await expect(card(page)).toContainText('Not available on this server');
+    // The example is still a model the server serves.
+    await expect(page.locator('pre', { hasText: 'curl ' })).not.toContainText(alias);
+  } finally {
+    await trpc('deleteModel', { id: model });
+  }
+  await page.goto('/');
+  await expect(card(page)).toHaveAttribute('data-usable', 'true');
+  await expect(card(page)).not.toContainText('Not available on this server');
 });

@@ -89,4 +89,18 @@ export const test = base.extend<ConsoleFixtures>({
   },
 });
 
+/** Makes `account` (an organization's name, or the personal account's) the console's active account. */
+export async function switchAccount(page: Page, account: string) {
+  await page.getByRole('button', { name: /^Account:/ }).click();
+  await page.getByRole('button', { name: new RegExp(account) }).click();
+  await expect(page.getByRole('button', { name: /^Account:/ })).toContainText(account);
+}
+
+/** The fake upstream's address (scripts/e2e.mjs), e.g. for a provider whose base URL makes it fail (/status/<code>/). */
+export function fakeUpstreamUrl(): string {
+  const url = process.env.E2E_FAKE_UPSTREAM_URL;
+  if (!url) throw new Error('E2E_FAKE_UPSTREAM_URL is not set: run through `npm run test:e2e`, which starts the fake upstream');
+  return url;
+}
+
 export { expect };

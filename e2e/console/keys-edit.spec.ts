@@ -1,6 +1,8 @@
 // Editing a key in the console (name, limits, rate limits), disabling it (the next request is 403) and
 // enabling it again (200), and rotating it with a grace period: the new key is shown once and focused, both
 // secrets work during the grace period, and a second rotation with "revoke now" refuses the replaced one.
+// Its expiry (a past date refused at the field, a future one shown in the list and returned by the API) and
+// its allowed models (a model outside them is refused with 403 through the API, then every model works again).
 import { expectAccessible, captureJourney } from '../a11y';
 import { expect, test } from './fixtures';
 
@@ -90,4 +92,68 @@ test('after a key is created, focus moves to the new key', async ({ consolePage:
   const saved = page.getByRole('dialog', { name: 'Save your API key' });
   await expect(saved.getByLabel('API key', { exact: true })).toBeFocused();
   await expect(saved.getByLabel('API key', { exact: true })).toHaveValue(/^sk-sb-v1-/);
+});
+
+// West of UTC, where the end of the picked day is already the next day in UTC: the dialog must still show the picked day.
+test.describe('in New York', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('edit a key\'s expiry and allowed models; each is applied', async ({ consolePage: page, apiKey, request, apiBaseURL }) => {
+    test.setTimeout(90_000);
+    const call = (model: string) =>
+      request.post(`${apiBaseURL}/chat/completions`, { headers: { authorization: `Bearer ${apiKey.key}` }, data: { model, stream: false, messages: [{ role: 'user', content: 'hello' }] } });
+    expect((await call('openai/gpt-4o-mini')).status()).toBe(200);
+    // YYYY-MM-DD of a day `days` from today, in this machine's zone (the browser's, which reads the date field).
+    const day = (days: number) => {
+      const d = new Date();
+      d.setDate(d.getDate() + days);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    };
+    const shown = (ymd: string) => new Date(`${ymd}T12:00:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+    await page.goto('/keys');
+    const row = page.getByRole('row', { name: new RegExp(apiKey.name) });
+    await expect(row).toContainText('Never');
+    await row.getByRole('button', { name: `Edit key ${apiKey.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit API key' });
+    // A past date is refused, and said at the field.
+    await dialog.getByLabel('Expires on').fill(day(-2));
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(dialog.getByLabel('Expires on')).toHaveAttribute('aria-invalid', 'true');
+    await expect(dialog.getByText('Must be in the future')).toBeVisible();
+    // A future date and one allowed model.
+    const expiry = day(30);
+    await dialog.getByLabel('Expires on').fill(expiry);
+    await dialog.getByLabel('Allowed models').fill('switchboard/echo');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Key updated.')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText(shown(expiry));
+    await expect(row).toContainText('switchboard/echo');
+
+    // Applied: the API returns the expiry; the allowed model works, any other is refused with 403.
+    const current = await request.get(`${apiBaseURL}/api-keys`, { headers: { authorization: `Bearer ${apiKey.key}` } });
+    expect(current.status(), await current.text()).toBe(200);
+    const listed = ((await current.json()).data as { id: string; expires_at: string | null; allowed_models: string[] }[]).find((k) => k.id === apiKey.id)!;
+    expect(listed.allowed_models).toEqual(['switchboard/echo']);
+    // The end of the picked day in the browser's zone.
+    expect(new Date(listed.expires_at!).toLocaleString('en-CA', { timeZone: 'America/New_York', hour12: false })).toBe(`${expiry}, 23:59:59`);
+    expect((await call('switchboard/echo')).status()).toBe(200);
+    const refused = await call('openai/gpt-4o-mini');
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error.message).toContain('This API key may not use openai/gpt-4o-mini');
+
+    // Cleared again: every model, and no expiry.
+    await row.getByRole('button', { name: `Edit key ${apiKey.name}` }).click();
+    await expect(dialog.getByLabel('Expires on')).toHaveValue(expiry);
+    await expect(dialog.getByLabel('Allowed models')).toHaveValue('switchboard/echo');
+    await dialog.getByLabel('Expires on').fill('');
+    await dialog.getByLabel('Allowed models').fill('');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Key updated.').first()).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(row).not.toContainText(shown(expiry));
+    await expect(row).toContainText('Never');
+    expect((await call('openai/gpt-4o-mini')).status()).toBe(200);
+  });
 });

@@ -5,17 +5,10 @@
 // by its DNS TXT record). Every page passes axe in both themes and is captured at 1440 and 390 px.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { startFakeOidcIssuer } from '../../test/fake-oidc-issuer';
 import { startWebhookReceiver } from '../../test/webhook-receiver';
 import { captureJourney, expectAccessible } from '../a11y';
-import { cli, expect, test } from './fixtures';
-
-async function switchTo(page: Page, account: string) {
-  await page.getByRole('button', { name: /^Account:/ }).click();
-  await page.getByRole('button', { name: new RegExp(account) }).click();
-  await expect(page.getByRole('button', { name: /^Account:/ })).toContainText(account);
-}
+import { cli, expect, switchAccount, test } from './fixtures';
 
 async function publishTxt(name: string, values: string[]): Promise<void> {
   const control = process.env.E2E_FAKE_DNS_URL;
@@ -28,7 +21,7 @@ test('an owner sets the policy and limits, provider keys, a webhook, reads the a
   test.setTimeout(180_000);
   cli('credits:grant', '--org', organization.id, '--amount', '20');
   const orgKey = cli('key:create', '--email', fundedUser.email, '--org', organization.id, '--name', 'Org key').key as string;
-  await switchTo(page, organization.name);
+  await switchAccount(page, organization.name);
   const nav = page.getByRole('navigation', { name: 'Console' });
 
   // ── Policy: allow one model; another is refused through the API ──
@@ -45,6 +38,25 @@ test('an owner sets the policy and limits, provider keys, a webhook, reads the a
   expect(refused.status()).toBe(403);
   expect((await refused.json()).error.metadata).toMatchObject({ reason: 'organization_policy', allowed_models: ['openai/gpt-4o-mini'] });
   expect((await chat('openai/gpt-4o-mini')).status()).toBe(200);
+
+  // The console marks the model the policy leaves out, with the policy as the reason: on /models, and in the
+  // playground's picker (offered as unavailable; explained when a link asks for it).
+  await nav.getByRole('link', { name: 'Models' }).click();
+  const search = page.getByRole('searchbox', { name: 'Search models' });
+  await search.fill('anthropic/claude-haiku-4.5');
+  const haiku = page.getByRole('listitem', { name: 'Anthropic: Claude Haiku 4.5 (unavailable)' });
+  await expect(haiku).toContainText('Unavailable here');
+  await expect(haiku).toContainText("Not allowed by your organization's model policy.");
+  await search.fill('openai/gpt-4o-mini');
+  const allowed = page.getByRole('listitem', { name: 'OpenAI: GPT-4o mini', exact: true });
+  await expect(allowed).toBeVisible();
+  await expect(allowed).not.toContainText('Unavailable here');
+  await page.goto('/playground?model=anthropic/claude-haiku-4.5');
+  await expect(page.getByRole('option', { name: 'anthropic/claude-haiku-4.5 (unavailable)' })).toBeDisabled();
+  await expect(page.getByRole('option', { name: 'openai/gpt-4o-mini', exact: true })).toBeEnabled();
+  await expect(page.getByRole('status').filter({ hasText: 'anthropic/claude-haiku-4.5 cannot be used here' })).toContainText("Not allowed by your organization's model policy.");
+  await nav.getByRole('link', { name: 'Policy & limits' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Policy & limits' })).toBeVisible();
 
   // A limit for the owner themself, shown in the members' table; an invalid amount is explained on the field.
   const limits = page.getByRole('region', { name: 'Member limits' });

@@ -27,6 +27,11 @@ export const createApiKeyInput = z.object({
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
+/** A past expiry: the 400's issue names the field, so the console's key dialogs show it there. */
+export function pastExpiry(): AppError {
+  return new AppError('bad_request', 'expires_at must be in the future', { issues: [{ path: 'expires_at', message: 'Must be in the future' }] });
+}
+
 export const apiKeySelect = {
   id: true,
   name: true,
@@ -118,7 +123,7 @@ export async function createApiKey(params: { userId: string; input: CreateApiKey
   if (!user) throw new AppError('not_found', 'User not found');
   const accountId = input.account_id ?? user.personalAccountId;
   await assertAccountAccess({ userId: params.userId, accountId, permission: 'keys:create' });
-  if (input.expires_at && input.expires_at.getTime() <= Date.now()) throw new AppError('bad_request', 'expires_at must be in the future');
+  if (input.expires_at && input.expires_at.getTime() <= Date.now()) throw pastExpiry();
 
   const secret = generateSecret(TOKEN_PREFIX.apiKey);
   const row = await prisma.$transaction(async (tx) => {

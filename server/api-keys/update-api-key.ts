@@ -13,7 +13,7 @@ import { AppError } from '@/server/errors';
 import { usdToMicros } from '@/server/ledger/money';
 import type { LimitReset } from '@/server/ledger/reserve';
 import { coercedInstant, safeString, usdNumber } from '@/server/validation/fields';
-import { apiKeySelect, rateLimitRpmField, rateLimitTpmField, toApiKeyDto, type ApiKeyDto } from './create-api-key';
+import { apiKeySelect, pastExpiry, rateLimitRpmField, rateLimitTpmField, toApiKeyDto, type ApiKeyDto } from './create-api-key';
 import { findManageableApiKeyOrThrow } from './find-manageable-api-key';
 
 export const updateApiKeyInput = z
@@ -33,7 +33,7 @@ export type UpdateApiKeyInput = z.input<typeof updateApiKeyInput>;
 export async function updateApiKey(p: { userId: string; keyId: string; withinAccountId?: string; input: UpdateApiKeyInput; now?: Date }): Promise<ApiKeyDto> {
   const input = updateApiKeyInput.parse(p.input);
   const now = p.now ?? new Date();
-  if (input.expires_at && input.expires_at.getTime() <= now.getTime()) throw new AppError('bad_request', 'expires_at must be in the future');
+  if (input.expires_at && input.expires_at.getTime() <= now.getTime()) throw pastExpiry();
   const key = await findManageableApiKeyOrThrow({ userId: p.userId, keyId: p.keyId, withinAccountId: p.withinAccountId });
   const prisma = await db();
   return prisma.$transaction(async (tx) => {

@@ -16,7 +16,9 @@ export interface LandingModels {
 }
 
 export async function landingModels(): Promise<LandingModels> {
-  const models = new Map((await listModels()).map((m) => [m.id, m]));
+  // By id and by alias: a landing id may be a model's other name (deepseek/deepseek-chat is an alias of
+  // DeepSeek's Flash model), which the chat path serves just as well.
+  const models = new Map((await listModels()).flatMap((m) => [m.id, ...m.aliases].map((name) => [name, m] as const)));
   const usability: Record<string, ModelUsability> = {};
   for (const id of LANDING_MODELS) {
     const m = models.get(id);

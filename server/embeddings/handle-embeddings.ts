@@ -5,7 +5,7 @@
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { AppError, errorReply, toErrorBody } from '@/server/errors';
 import { CLIENT_CLOSED, journalAndSettle } from '@/server/gateway/handle-chat';
-import { attemptsIn, sendAlongRoute, type ServedRoute } from '@/server/gateway/open-route';
+import { attemptLog, attemptsIn, sendAlongRoute, type AttemptRecord, type ServedRoute } from '@/server/gateway/open-route';
 import { chargeFor } from '@/server/gateway/outcome';
 import type { ChatTransport } from '@/server/gateway/transport';
 import { newRequestId } from '@/server/http/request-id';
@@ -48,7 +48,7 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
     const promptTokens = result.promptTokens ?? likelyEmbeddingTokens(a.req);
     const usage = { ...EMPTY_USAGE, promptTokens };
     const charge = chargeFor(endpoint, { usage, produced: true, served }, a.reservedMicros);
-    const input = settlementFor(a, served, requestId, started, { promptTokens, ...charge, status: 'SUCCESS', attempts: served.attempts.length });
+    const input = settlementFor(a, served, requestId, started, { promptTokens, ...charge, status: 'SUCCESS', attempts: served.attempts });
     journalAndSettle(rt, input, 200);
     settled = true;
     t.annotate?.({ model: model.id, provider: endpoint.provider.id });
@@ -76,7 +76,7 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
         costMicros: 0n,
         unbilledMicros: 0n,
         status: aborted ? 'ABORTED' : 'ERROR',
-        attempts: served?.attempts.length ?? attemptsIn(err),
+        attempts: served?.attempts ?? attemptsIn(err),
       error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
     });
     journalAndSettle(rt, input, aborted ? CLIENT_CLOSED : status);
@@ -105,7 +105,8 @@ interface EmbeddingsOutcome {
   costMicros: bigint;
   unbilledMicros: bigint;
   status: 'SUCCESS' | 'ERROR' | 'ABORTED';
-  attempts: number;
+  /** Upstream requests made, in order, the serving one last. */
+  attempts: AttemptRecord[];
   error?: { code: string; message: string };
 }
 
@@ -124,7 +125,8 @@ function settlementFor(a: EmbeddingsAdmission, served: ServedRoute | undefined, 
       provider: endpoint.provider.id,
       upstreamModel: endpoint.upstreamModel,
       providerKey: served?.key?.id ?? null,
-      attempts: o.attempts,
+      attempts: o.attempts.length,
+      attemptLog: attemptLog(o.attempts),
       upstreamId: null,
       promptTokens: o.promptTokens,
       completionTokens: 0,

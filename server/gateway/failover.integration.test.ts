@@ -111,6 +111,11 @@ describeEachDatabase('routing: failover, key pools and health', () => {
     const record = await usageRecord(body.id);
     expect(record).toMatchObject({ provider: 'backup', providerKey: 'key-1', status: 'SUCCESS' });
     expect(record.attempts).toBe(upstreams.down!.requests.length + 1);
+    // Each attempt in order, the serving one last, without key ids (the console's Activity lists them).
+    expect(record.attemptLog).toEqual([
+      ...upstreams.down!.requests.map(() => ({ provider: 'down', model: 'test/failover', status: 503 })),
+      { provider: 'backup', model: 'test/failover', status: 200 },
+    ]);
     // backup's price: $10/M in, $20/M out.
     const { prompt_tokens: p, completion_tokens: c } = body.usage;
     expect(body.usage.cost).toBeCloseTo((p * 10 + c * 20) / 1e6, 9);
@@ -169,6 +174,9 @@ describeEachDatabase('routing: failover, key pools and health', () => {
     const error = (await dead.json()).error;
     expect(error.metadata.attempts.length).toBe(RETRY.attempts);
     expect(error.metadata.attempts[0]).toMatchObject({ provider: 'down', key: 'key-1', status: 503 });
+    const record = await usageRecord(dead.headers.get('x-generation-id')!);
+    expect(record).toMatchObject({ status: 'ERROR', attempts: RETRY.attempts });
+    expect(record.attemptLog).toEqual(error.metadata.attempts.map((a: { provider: string; model: string; status: number | null }) => ({ provider: a.provider, model: a.model, status: a.status })));
   });
 
   it('once every key is cooling: 503 with Retry-After, without calling the upstream', async () => {

@@ -13,7 +13,7 @@ import { recordRefusal } from './record-refusal';
 import { runNonStreaming } from './run-non-streaming';
 import { runStreaming } from './run-streaming';
 import { chargeFor, type GenerationOutcome } from './outcome';
-import { attemptsIn } from './open-route';
+import { attemptLog, attemptsIn } from './open-route';
 import type { ChatTransport } from './transport';
 import type { WireFormat } from './wire-format';
 
@@ -49,9 +49,9 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
     committed = true;
     const input = settle(rt, a, o, requestId, started, o.status === 'ABORTED' ? CLIENT_CLOSED : replyStatus);
     t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
-    t.trace?.generation({ startedAt: started, ttftMs: o.ttftMs ?? null, attempts: o.attempts, promptTokens: o.usage.promptTokens, completionTokens: o.usage.completionTokens });
+    t.trace?.generation({ startedAt: started, ttftMs: o.ttftMs ?? null, attempts: o.attempts.length, promptTokens: o.usage.promptTokens, completionTokens: o.usage.completionTokens });
   };
-  let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: 0 };
+  let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: [] };
   try {
     if (a.refused) throw a.refused;
     await format.afterAdmission?.(a.req, a.principal);
@@ -150,7 +150,8 @@ function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, st
       provider: endpoint.provider.id,
       upstreamModel: endpoint.upstreamModel,
       providerKey: o.served?.key?.id ?? null,
-      attempts: o.attempts,
+      attempts: o.attempts.length,
+      attemptLog: attemptLog(o.attempts),
       upstreamId: o.upstreamId ?? null,
       promptTokens: o.usage.promptTokens,
       completionTokens: o.usage.completionTokens,

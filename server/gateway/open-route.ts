@@ -236,10 +236,21 @@ function byokRefused(error: UpstreamHttpError, provider: string, status: number)
   );
 }
 
-/** How many upstream requests a failed route made (from its error's metadata). */
-export function attemptsIn(err: unknown): number {
+/** The upstream requests a failed route made (from its error's metadata). */
+export function attemptsIn(err: unknown): AttemptRecord[] {
   const list = (err as { metadata?: { attempts?: unknown } } | null)?.metadata?.attempts;
-  return Array.isArray(list) ? list.length : 0;
+  return Array.isArray(list) ? (list as AttemptRecord[]) : [];
+}
+
+/** One attempt as a usage record keeps it: no key id, which is the operator's business, not the customer's. */
+export type LoggedAttempt = Pick<AttemptRecord, 'provider' | 'model' | 'status'>;
+
+/**
+ * What a usage record keeps of a route's attempts: the list when it failed over (more than one), else
+ * nothing, as a single attempt is the record's own provider and status.
+ */
+export function attemptLog(attempts: readonly AttemptRecord[]): LoggedAttempt[] | null {
+  return attempts.length > 1 ? attempts.map(({ provider, model, status }) => ({ provider, model, status })) : null;
 }
 
 /** The error keeps its class (UpstreamHttpError's failure is read by the stream runner); its metadata, made for it, gains the attempts. */

@@ -2,7 +2,7 @@ import type { Pricing } from '@/server/routing/routing-table';
 import type { MidStreamError, NormalizedUsage } from '@/server/providers/types';
 import { byokCharge } from './account-policy';
 import { computeCost, type Cost } from './cost';
-import type { ServedRoute } from './open-route';
+import type { AttemptRecord, ServedRoute } from './open-route';
 
 /** What a generation produced, for the client's final usage and for settlement. */
 export interface GenerationOutcome {
@@ -23,8 +23,8 @@ export interface GenerationOutcome {
   streamed: boolean;
   /** Who served it (absent when no endpoint answered). */
   served?: Pick<ServedRoute, 'candidate' | 'key'>;
-  /** Upstream requests made, the serving one included. */
-  attempts: number;
+  /** Upstream requests made, in order, the serving one last. */
+  attempts: AttemptRecord[];
 }
 
 export interface Charge extends Cost {

@@ -44,7 +44,7 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, format: Wir
     upstreamId: converted.upstreamId,
     streamed: false,
     served,
-    attempts: served.attempts.length,
+    attempts: served.attempts,
   };
   const { costMicros } = chargeFor(endpoint, outcome, a.reservedMicros);
   commit(outcome); // journaled before the client can see usage.cost

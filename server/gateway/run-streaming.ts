@@ -14,7 +14,7 @@ import { maxOutputTokens } from './cost';
 import { estimatePromptTokens, estimateTokensFromChars, measurePrompt } from '@/server/providers/estimate-tokens';
 import { chargeFor, type GenerationOutcome } from './outcome';
 import { OutputMeter } from './output-limit';
-import { attemptsIn, openRoute, type ServedRoute } from './open-route';
+import { attemptsIn, openRoute, type AttemptRecord, type ServedRoute } from './open-route';
 import { UpstreamHttpError } from './upstream-errors';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { ChatTransport } from './transport';
@@ -36,7 +36,7 @@ export async function runStreaming(
   let events: AsyncIterable<SseEvent> | null = null;
   let earlyError: MidStreamError | null = null;
   let served: ServedRoute | null = null;
-  let attempts = 0;
+  let attempts: AttemptRecord[] = [];
   let headersSent = false;
   let lastWrite = Date.now();
   const write = (s: string) => {
@@ -62,7 +62,7 @@ export async function runStreaming(
   }, rt.streamHeadersAfterMs);
   try {
     served = await opening;
-    attempts = served.attempts.length;
+    attempts = served.attempts;
   } catch (err) {
     // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code; any
     // failure once the headers are out can only be reported inside the stream.

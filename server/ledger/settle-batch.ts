@@ -28,7 +28,7 @@ const SETTLE_BATCH_SQL = `
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
       ord int, g text, a text, cost bigint, "settledMicros" bigint, lid text,
       "userId" text, "apiKeyId" text, "authTokenId" text, model text, provider text, "upstreamModel" text, "upstreamId" text,
-      "providerKey" text, attempts int, "promptTokens" int, "completionTokens" int, "cachedTokens" int, "cacheWriteTokens" int, "reasoningTokens" int,
+      "providerKey" text, attempts int, "attemptLog" jsonb, "promptTokens" int, "completionTokens" int, "cachedTokens" int, "cacheWriteTokens" int, "reasoningTokens" int,
       "cacheSavingsMicros" bigint, "unbilledMicros" bigint, byok boolean, "providerCostMicros" bigint, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean, "httpStatus" int,
       "errorCode" text, "errorMessage" text, "httpReferer" text, "xTitle" text, "taskId" text, "requestId" text)
   ), res AS MATERIALIZED (
@@ -74,10 +74,10 @@ const SETTLE_BATCH_SQL = `
     WHERE d.cost > 0
     RETURNING id
   ), usage AS (
-    INSERT INTO "UsageRecord" (id, "accountId", "userId", "apiKeyId", "authTokenId", model, provider, "upstreamModel", "upstreamId", "providerKey", attempts,
+    INSERT INTO "UsageRecord" (id, "accountId", "userId", "apiKeyId", "authTokenId", model, provider, "upstreamModel", "upstreamId", "providerKey", attempts, "attemptLog",
       "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros", byok, "providerCostMicros",
       "latencyMs", "ttftMs", "finishReason", status, streamed, "httpStatus", "errorCode", "errorMessage", "httpReferer", "xTitle", "taskId", "requestId")
-    SELECT i.g, i.a, i."userId", i."apiKeyId", i."authTokenId", i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts,
+    SELECT i.g, i.a, i."userId", i."apiKeyId", i."authTokenId", i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts, i."attemptLog",
       i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros", COALESCE(i.byok, false), i."providerCostMicros",
       i."latencyMs", i."ttftMs", i."finishReason", i.status::"UsageStatus", i.streamed, i."httpStatus", i."errorCode", i."errorMessage", i."httpReferer", i."xTitle", i."taskId", i."requestId"
     FROM done d JOIN input i ON i.g = d."generationId"

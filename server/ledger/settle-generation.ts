@@ -19,6 +19,8 @@ export interface UsageFields {
   providerKey?: string | null;
   /** Upstream requests made, the serving one included (more than 1: it failed over). */
   attempts?: number;
+  /** Each attempt when it failed over (gateway/open-route.ts attemptLog), else null. */
+  attemptLog?: { provider: string; model: string; status: number | null }[] | null;
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
@@ -168,6 +170,8 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     upstreamId: clip(u.upstreamId, 200),
     providerKey: clip(u.providerKey, 100),
     attempts: u.attempts ?? 0,
+    // undefined, not null: Prisma writes SQL NULL to a Json? column only as Prisma.DbNull (the batch path's JSON drops it).
+    attemptLog: u.attemptLog ?? undefined,
     promptTokens: u.promptTokens,
     completionTokens: u.completionTokens,
     cachedTokens: u.cachedTokens,

@@ -1,7 +1,11 @@
 // Usage records as clients see them: one row per generation (failed ones too, and requests refused at
 // admission, which the usage aggregates leave out). Money is a USD number
 // plus the exact micro-dollar amount as a string.
+import { z } from 'zod';
 import { microsToUsd } from '@/server/ledger/money';
+
+/** The attemptLog column as written by settlement (gateway/open-route.ts attemptLog); anything else reads as none. */
+const attemptLogSchema = z.array(z.object({ provider: z.string(), model: z.string(), status: z.number().int().nullable() })).nullable().catch(null);
 
 /** refused: turned away at admission (402, 429, 403, 400, 503 before any provider was called); never charged. */
 export type UsageStatusName = 'success' | 'error' | 'aborted' | 'refused';
@@ -18,6 +22,7 @@ export const usageRecordSelect = {
   upstreamId: true,
   providerKey: true,
   attempts: true,
+  attemptLog: true,
   status: true,
   finishReason: true,
   streamed: true,
@@ -54,6 +59,8 @@ export interface UsageRecordRow {
   upstreamId: string | null;
   providerKey: string | null;
   attempts: number;
+  /** Each attempt when it failed over (provider, model, upstream status), else null. */
+  attemptLog: unknown;
   status: 'SUCCESS' | 'ERROR' | 'ABORTED' | 'REFUSED';
   finishReason: string | null;
   streamed: boolean;
@@ -91,6 +98,7 @@ export function toUsageRecordDto(r: UsageRecordRow) {
     api_key_id: r.apiKeyId,
     model: r.model,
     provider: r.provider,
+    attempts: r.attempts,
     status: r.status.toLowerCase() as UsageStatusName,
     http_status: r.httpStatus,
     finish_reason: r.finishReason,
@@ -130,6 +138,7 @@ export function toGenerationDto(r: UsageRecordRow) {
     upstream_id: r.upstreamId,
     provider_key: r.providerKey,
     attempts: r.attempts,
+    attempt_log: attemptLogSchema.parse(r.attemptLog ?? null),
     account_id: r.accountId,
     user_id: r.userId,
     api_key_id: r.apiKeyId,

@@ -19,7 +19,8 @@ export const usageRecordSchema = z
     user_id: z.string().nullable(),
     api_key_id: z.string().nullable(),
     model: z.string(),
-    provider: z.string(),
+    provider: z.string().describe('The provider that served it, or the one asked when none did'),
+    attempts: z.number().int().describe('Upstream requests made, the serving one included: more than 1 means the request failed over'),
     status,
     http_status: httpStatus,
     finish_reason: z.string().nullable(),
@@ -171,6 +172,10 @@ defineEndpoint({
       cache_discount: z.number().describe('USD saved by prompt caching'),
       provider_key: z.string().nullable().describe("The provider key that served, by its id in the routing configuration (key_env, or key-<n>); null for providers without keys"),
       attempts: z.number().int().describe('Upstream requests made, the serving one included: more than 1 means the request failed over'),
+      attempt_log: z
+        .array(z.object({ provider: z.string(), model: z.string(), status: z.number().int().nullable().describe("The upstream's HTTP status; null for a connection error or timeout") }))
+        .nullable()
+        .describe('Each upstream request in order, the serving one last, when the request failed over; null when it made one attempt or none'),
       unbilled_cost: z
         .number()
         .describe(
