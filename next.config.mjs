@@ -1,6 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  experimental: { preloadEntriesOnStart: false },
   poweredByHeader: false,
   // `npm test` type-checks the whole project (tsc --noEmit) as its own step; repeating it inside every
   // build costs ~15 s and makes the server unbuildable while any unrelated file is mid-edit.

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Summarises a V8 .cpuprofile (from `BENCH_PROFILE=1 npm run bench` or `node --cpu-prof`): self time per
 // function and, with --by-file, per source file; the top N (default 40). Usage:
-//   node scripts/cpuprofile-top.mjs FILE.cpuprofile [--top N] [--by-file] [--inclusive]
+//   node scripts/cpuprofile-top.mjs FILE.cpuprofile [--top N] [--by-file] [--inclusive] [--from S] [--to S] [--timeline]
 // --inclusive counts a sample for every function on its stack (total time, not self time).
+// --from/--to keep the samples between S seconds after the profile's start (e.g. only the load, not start-up);
+// --timeline prints the busy (non-idle) milliseconds of each second, to find that window.
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -12,13 +14,30 @@ if (!file) {
   process.exit(2);
 }
 const top = Number(args[args.indexOf('--top') + 1]) || 40;
+const secondsArg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const fromS = secondsArg('--from', 0);
+const toS = secondsArg('--to', Infinity);
+const timeline = args.includes('--timeline');
 const byFile = args.includes('--by-file');
 const inclusive = args.includes('--inclusive');
 const prof = JSON.parse(readFileSync(file, 'utf8'));
 
 const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
 const dt = new Map();
-for (let i = 0; i < prof.samples.length; i++) dt.set(prof.samples[i], (dt.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
+const busyPerSecond = [];
+let at = 0;
+for (let i = 0; i < prof.samples.length; i++) {
+  const d = prof.timeDeltas[i] ?? 0;
+  at += d;
+  const s = at / 1e6;
+  if (timeline && nodes.get(prof.samples[i]).callFrame.functionName !== '(idle)') busyPerSecond[Math.floor(s)] = (busyPerSecond[Math.floor(s)] ?? 0) + d;
+  if (s < fromS || s > toS) continue;
+  dt.set(prof.samples[i], (dt.get(prof.samples[i]) ?? 0) + d);
+}
+if (timeline) {
+  for (let s = 0; s < busyPerSecond.length; s++) console.log(`${String(s).padStart(4)} s  ${((busyPerSecond[s] ?? 0) / 1000).toFixed(0).padStart(5)} ms busy`);
+  process.exit(0);
+}
 const total = [...dt.values()].reduce((a, b) => a + b, 0);
 
 const parent = new Map();
