@@ -20,12 +20,17 @@ import { maybeTriggerAutoTopUps } from '@/server/billing/maybe-trigger-auto-top-
 import { REFUSAL_WRITE_ATTEMPTS, writeRefusalRecords, type RefusalRecord } from './refusal-records';
 
 const BATCH = 100;
-const INTERVAL_MS = 25;
+// A busy account's settlement batch and its admissions lock the same rows (the account's, the key's), one
+// transaction after another; every 100 ms (or each full batch) keeps that row free for the admissions most of
+// the time. In the bench (one hot key, 500 req/s on PostgreSQL) 25 ms back to back gave +10.5 / +23 ms added
+// p50 / p99 and 100 ms +3.3 / +11 ms. A settlement that waits is in the journal already (a crash loses nothing)
+// and its reservation holds the request's worst case until then.
+const INTERVAL_MS = 100;
 const MAX_BACKOFF_MS = 30_000;
 /** Shutdown gives up (the sweeper then closes the reservations) after this long. */
 const DRAIN_DEADLINE_MS = 15_000;
 // The auto top-up check (a query) runs for the accounts charged in the last AUTO_TOP_UP_CHECK_MS, not
-// after every batch: under load batches come every few milliseconds, and the check would cost the chat
+// after every batch: under load a batch goes every 100 ms or sooner, and the check would cost the chat
 // path more than the settlements themselves.
 const AUTO_TOP_UP_CHECK_MS = 200;
 // Refusal records waiting to be written are capped: a client hammering a rate limit must not grow memory
