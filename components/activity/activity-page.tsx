@@ -3,7 +3,7 @@
 // Activity: every request of the active account as a row — served, failed, cancelled, and refused at
 // admission (402, 429, 403, 503…) — with filters, cursor paging, CSV export, and each row opening the full
 // generation record. The same usage list as the Usage page, with include_refused.
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useConsoleSession } from '@/components/console/console-session';
 import { errorMessage } from '@/components/console/errors';
@@ -23,12 +23,19 @@ const PAGE_SIZE = 50;
 
 export function ActivityPage() {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const { account } = useConsoleSession();
   const [filters, setFilters] = useState<UsageFilters>({ ...DEFAULT_FILTERS, status: '' });
   const [now, setNow] = useState(() => Date.now());
   const [openId, setOpenId] = useState<string | null>(null);
   const from = useMemo(() => rangeStart(filters.range, now), [filters.range, now]);
   const names = useNameMaps();
+  // The range starts on a whole minute, so a new `now` alone changes nothing within the same minute: the usage
+  // queries are refetched as well.
+  const refresh = () => {
+    setNow(Date.now());
+    void queryClient.invalidateQueries({ queryKey: trpc.usage.pathKey() });
+  };
 
   const list = useInfiniteQuery({
     ...trpc.usage.list.infiniteQueryOptions({ ...activityInput(filters, from), limit: PAGE_SIZE }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),
@@ -44,7 +51,7 @@ export function ActivityPage() {
         description={`${own ? 'Your requests' : 'Every request'} to ${account.name}'s gateway, including those refused (credit, limits, policy) or failed, with what they cost and why.`}
         actions={
           <>
-            <Button variant="secondary" onClick={() => setNow(Date.now())}>
+            <Button variant="secondary" onClick={refresh}>
               Refresh
             </Button>
             <ExportButton filters={filters} from={from} names={names} activity />

@@ -2,7 +2,7 @@
 
 // Usage of the active account: filters (time range, model, key, member), totals and charts, the request
 // table with cursor paging, and a CSV export of everything the filters select.
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useConsoleSession } from '@/components/console/console-session';
 import { errorMessage } from '@/components/console/errors';
@@ -23,11 +23,18 @@ const PAGE_SIZE = 50;
 
 export function UsagePage() {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const { account } = useConsoleSession();
   const [filters, setFilters] = useState<UsageFilters>(DEFAULT_FILTERS);
   const [now, setNow] = useState(() => Date.now());
   const from = useMemo(() => rangeStart(filters.range, now), [filters.range, now]);
   const names = useNameMaps();
+  // The range starts on a whole minute, so a new `now` alone changes nothing within the same minute: the usage
+  // queries are refetched as well.
+  const refresh = () => {
+    setNow(Date.now());
+    void queryClient.invalidateQueries({ queryKey: trpc.usage.pathKey() });
+  };
 
   // While new filters load, the previous figures stay (dimmed) instead of flashing back to skeletons.
   const metrics = useQuery({ ...trpc.usage.metrics.queryOptions(metricsInput(filters, from)), placeholderData: keepPreviousData });
@@ -47,7 +54,7 @@ export function UsagePage() {
         description={own ? `Your requests billed to ${account.name}.` : `Every request billed to ${account.name}, with its tokens, cost and latency.`}
         actions={
           <>
-            <Button variant="secondary" onClick={() => setNow(Date.now())}>
+            <Button variant="secondary" onClick={refresh}>
               Refresh
             </Button>
             <ExportButton filters={filters} from={from} names={names} />
