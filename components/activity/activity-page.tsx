@@ -3,8 +3,8 @@
 // Activity: every request of the active account as a row — served, failed, cancelled, and refused at
 // admission (402, 429, 403, 503…) — with filters, cursor paging, CSV export, and each row opening the full
 // generation record. The same usage list as the Usage page, with include_refused.
-import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useConsoleSession } from '@/components/console/console-session';
 import { errorMessage } from '@/components/console/errors';
 import { formatInteger } from '@/components/console/format';
@@ -14,8 +14,9 @@ import { useTRPC } from '@/components/console/trpc';
 import { Button } from '@/components/ui/button';
 import { ExportButton } from '@/components/usage/export-button';
 import { FilterBar } from '@/components/usage/filter-bar';
-import { activityInput, DEFAULT_FILTERS, rangeStart, type UsageFilters } from '@/components/usage/usage-filters';
+import { activityInput, DEFAULT_FILTERS, type UsageFilters } from '@/components/usage/usage-filters';
 import { useNameMaps } from '@/components/usage/use-name-maps';
+import { useRangeStart } from '@/components/usage/use-range-start';
 import { ActivityTable } from './activity-table';
 import { GenerationDialog } from './generation-dialog';
 
@@ -23,19 +24,11 @@ const PAGE_SIZE = 50;
 
 export function ActivityPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const { account } = useConsoleSession();
   const [filters, setFilters] = useState<UsageFilters>({ ...DEFAULT_FILTERS, status: '' });
-  const [now, setNow] = useState(() => Date.now());
   const [openId, setOpenId] = useState<string | null>(null);
-  const from = useMemo(() => rangeStart(filters.range, now), [filters.range, now]);
+  const { from, refresh } = useRangeStart(filters.range);
   const names = useNameMaps();
-  // The range starts on a whole minute, so a new `now` alone changes nothing within the same minute: the usage
-  // queries are refetched as well.
-  const refresh = () => {
-    setNow(Date.now());
-    void queryClient.invalidateQueries({ queryKey: trpc.usage.pathKey() });
-  };
 
   const list = useInfiniteQuery({
     ...trpc.usage.list.infiniteQueryOptions({ ...activityInput(filters, from), limit: PAGE_SIZE }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),

@@ -2,8 +2,8 @@
 
 // Usage of the active account: filters (time range, model, key, member), totals and charts, the request
 // table with cursor paging, and a CSV export of everything the filters select.
-import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useConsoleSession } from '@/components/console/console-session';
 import { errorMessage } from '@/components/console/errors';
 import { formatCompact, formatInteger, formatMs, formatPercent, formatUsd } from '@/components/console/format';
@@ -15,26 +15,19 @@ import { Button } from '@/components/ui/button';
 import { ExportButton } from './export-button';
 import { FilterBar } from './filter-bar';
 import { UsageCharts } from './usage-charts';
-import { DEFAULT_FILTERS, listInput, metricsInput, rangeStart, type UsageFilters } from './usage-filters';
+import { DEFAULT_FILTERS, listInput, metricsInput, type UsageFilters } from './usage-filters';
 import { UsageTable } from './usage-table';
 import { useNameMaps } from './use-name-maps';
+import { useRangeStart } from './use-range-start';
 
 const PAGE_SIZE = 50;
 
 export function UsagePage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const { account } = useConsoleSession();
   const [filters, setFilters] = useState<UsageFilters>(DEFAULT_FILTERS);
-  const [now, setNow] = useState(() => Date.now());
-  const from = useMemo(() => rangeStart(filters.range, now), [filters.range, now]);
+  const { from, refresh } = useRangeStart(filters.range);
   const names = useNameMaps();
-  // The range starts on a whole minute, so a new `now` alone changes nothing within the same minute: the usage
-  // queries are refetched as well.
-  const refresh = () => {
-    setNow(Date.now());
-    void queryClient.invalidateQueries({ queryKey: trpc.usage.pathKey() });
-  };
 
   // While new filters load, the previous figures stay (dimmed) instead of flashing back to skeletons.
   const metrics = useQuery({ ...trpc.usage.metrics.queryOptions(metricsInput(filters, from)), placeholderData: keepPreviousData });
