@@ -123,6 +123,7 @@ export async function runOp(s: Subject, op: Op): Promise<Outcome> {
       // The process died: its reservations and its credit leases expire and are swept; a new process starts.
       while ((await sweepExpiredReservations(new Date(s.startedAt + DAY_MS))) > 0);
       while ((await sweepExpiredLeases(new Date(s.startedAt + DAY_MS))) > 0);
+      await credit.close(); // its timer must not outlive the test's database
       credit = new CreditLeases(90_000);
       keyAdmissions = new KeyAdmissionBatcher(credit);
       return {};

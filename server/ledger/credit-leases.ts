@@ -252,6 +252,8 @@ export class CreditLeases {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    // A top-up still in the database lands first (its lease is then returned with the others).
+    await Promise.all([...this.byAccount.values()].map((l) => l.toppingUp));
     for (const l of [...this.byAccount.values()]) {
       this.byAccount.delete(l.accountId);
       if (l.live) await this.returnAll(l);
@@ -267,7 +269,7 @@ export class CreditLeases {
    * renewed (a dead process's stop being renewed and expire; the sweeper returns them).
    */
   private startTimer(): void {
-    if (this.timer) return;
+    if (this.timer || this.closed) return;
     this.lastRenewal = Date.now();
     this.timer = setInterval(() => void this.tick(), Math.min(TICK_MS, Math.max(10, Math.floor(this.leaseMs / 3))));
     this.timer.unref();

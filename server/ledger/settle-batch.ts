@@ -51,11 +51,6 @@ const SETTLE_BATCH_SQL = `
     SELECT l.id FROM "CreditLease" l
     WHERE l.id IN (SELECT "leaseId" FROM res WHERE "leaseId" IS NOT NULL) AND l."releasedAt" IS NULL
     ORDER BY l.id FOR NO KEY UPDATE OF l
-  ), lu AS (
-    UPDATE "CreditLease" l SET "amountMicros" = GREATEST(0, l."amountMicros" - s.held)
-    FROM (SELECT "leaseId", sum("amountMicros") AS held FROM res WHERE "leaseId" IN (SELECT id FROM ls) GROUP BY "leaseId") s
-    WHERE l.id = s."leaseId"
-    RETURNING l.id
   ), acct AS (
     UPDATE "Account" a SET
       "reservedMicros" = a."reservedMicros" - s.reserved,
@@ -67,6 +62,12 @@ const SETTLE_BATCH_SQL = `
     RETURNING a.id, a."paidMicros" + a."promoMicros" AS "totalAfter"
   ), done AS MATERIALIZED (
     SELECT res.*, acct."totalAfter" FROM res JOIN acct ON acct.id = res."accountId"
+  ), lu AS (
+    -- Only what this statement settles (done): an item left to settleInTx must leave its lease alone here.
+    UPDATE "CreditLease" l SET "amountMicros" = GREATEST(0, l."amountMicros" - s.held)
+    FROM (SELECT "leaseId", sum("amountMicros") AS held FROM done WHERE "leaseId" IN (SELECT id FROM ls) GROUP BY "leaseId") s
+    WHERE l.id = s."leaseId"
+    RETURNING l.id
   ), closed AS (
     UPDATE "Reservation" r SET status = 'SETTLED'::"ReservationStatus", "settledMicros" = i."settledMicros", "settledAt" = now()
     FROM done JOIN input i ON i.g = done."generationId"
