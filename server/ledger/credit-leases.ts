@@ -189,7 +189,11 @@ export class CreditLeases {
     if (!this.enabled || this.closed || !eligible || amountMicros <= 0n) return;
     let l = this.byAccount.get(accountId);
     if (!l) {
-      if (this.byAccount.size >= MAX_ACCOUNTS) return;
+      if (this.byAccount.size >= MAX_ACCOUNTS) {
+        // Accounts seen once and not since make room (a live lease is only dropped by its idle return).
+        for (const [id, other] of this.byAccount) if (!other.live && !other.toppingUp && now - other.recentSince > BUSY_WINDOW_MS) this.byAccount.delete(id);
+        if (this.byAccount.size >= MAX_ACCOUNTS) return;
+      }
       l = { accountId, id: newRowId(), live: false, remaining: 0n, inFlight: 0, lastDrawAt: now, recentAdmissions: 0, recentSince: now, toppingUp: null, cooldownUntil: 0 };
       this.byAccount.set(accountId, l);
     }
@@ -243,8 +247,14 @@ export class CreditLeases {
     if (!l.live || l.remaining <= 0n) return false;
     const amount = l.remaining;
     l.remaining = 0n;
-    const { rows } = await (await database()).sql.query<{ back: string | null }>(RETURN_SQL, [l.id, amount.toString(), false, ts(new Date())], { name: 'sb_lease_return' });
-    return BigInt(rows[0]?.back ?? '0') > 0n;
+    try {
+      const { rows } = await (await database()).sql.query<{ back: string | null }>(RETURN_SQL, [l.id, amount.toString(), false, ts(new Date())], { name: 'sb_lease_return' });
+      return BigInt(rows[0]?.back ?? '0') > 0n;
+    } catch (err) {
+      // Still in the lease: it goes back with the whole lease (idle return, shutdown, or the sweeper).
+      console.error('credit lease: giving credit back failed:', (err as Error).message);
+      return false;
+    }
   }
 
   /** Shutdown (after the settlements were written): every lease goes back to its account. */
