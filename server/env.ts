@@ -122,6 +122,8 @@ export const envSchema = z
     RATE_LIMIT_RPM: z.coerce.number().int().min(1, 'RATE_LIMIT_RPM must be at least 1').default(600),
     /** Send a warm API key's provider request while its admission is in the database (gateway/early-dispatch.ts). */
     EARLY_DISPATCH: boolDefaultOn,
+    /** A busy account's admissions drawn from this process's credit lease, without its row lock (ledger/credit-leases.ts). */
+    CREDIT_LEASES: boolDefaultOn,
     /**
      * Where each generation's settlement is appended before its usage reaches the client, replayed at start
      * after a crash (ledger/settlement-journal.ts). Default: DATA_DIR/journal. Local to this instance.

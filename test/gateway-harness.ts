@@ -2,6 +2,7 @@
 // fixtures kept next to each adapter), the real chat handler on a real node:http server with a runtime of
 // its own (server/runtime), and a funded user with an API key. Tests choose what the upstream answers
 // through `upstream.respond`.
+import { IDLE_MS } from '@/server/ledger/credit-leases';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { env, resetEnvCache } from '@/server/env';
@@ -75,6 +76,15 @@ export async function startGatewayHarness(options: RuntimeOptions = {}, serving:
     await upstream.close();
   };
   return h;
+}
+
+/**
+ * Writes the queued settlements, then returns every credit lease the runtime holds (ledger/credit-leases.ts),
+ * as its idle timer would 10 s later: afterwards an account's reservedMicros holds only in-flight requests.
+ */
+export async function settleAndReturnLeases(h: GatewayHarness): Promise<void> {
+  await h.runtime.settlements.flush();
+  await h.runtime.leases.credit.returnIdle(Date.now() + IDLE_MS + 1);
 }
 
 /** A user with a personal account holding `usd` of credit, and an API key. */

@@ -12,14 +12,16 @@ import { createPromotion } from '@/server/promotions/create-promotion';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import { grantPromotion } from '@/server/promotions/grant-promotion';
 import { KeyAdmissionBatcher } from '@/server/ledger/key-admission-batcher';
+import { CreditLeases, sweepExpiredLeases } from '@/server/ledger/credit-leases';
 import { SettlementQueue } from '@/server/ledger/settlement-queue';
 
 export const DAY_MS = 86_400_000;
 
 /** The batched writer the `viaFlush` settlements go through (a runtime's queue, as the gateway uses). */
 const settlements = new SettlementQueue();
-/** The API-key admissions of a runtime, as the gateway makes them. */
-const keyAdmissions = new KeyAdmissionBatcher();
+/** The API-key admissions of a runtime, as the gateway makes them, with its credit leases. */
+let credit = new CreditLeases(90_000);
+let keyAdmissions = new KeyAdmissionBatcher(credit);
 
 export type Op =
   | { t: 'grant'; micros: bigint }
@@ -62,7 +64,8 @@ export interface Subject {
   /** The key's hash: reservations "with the key" are admitted the way API-key requests are (by hash, grouped per key). */
   keyHash: string;
   floor: bigint;
-  keyLimit: bigint;
+  /** null: no limit (its requests may be drawn from a credit lease). */
+  keyLimit: bigint | null;
   /** Every generation ever admitted, in order. */
   gens: Gen[];
   /** The clock the run pretends it is (sweeps and expiry look this far ahead). */
@@ -113,10 +116,16 @@ export async function runOp(s: Subject, op: Op): Promise<Outcome> {
         await settlements.flush();
         await written;
       } else await settleGeneration(input);
+      credit.settled(g.id);
       return { gen: g };
     }
     case 'sweep':
+      // The process died: its reservations and its credit leases expire and are swept; a new process starts.
       while ((await sweepExpiredReservations(new Date(s.startedAt + DAY_MS))) > 0);
+      while ((await sweepExpiredLeases(new Date(s.startedAt + DAY_MS))) > 0);
+      await credit.close(); // its timer must not outlive the test's database
+      credit = new CreditLeases(90_000);
+      keyAdmissions = new KeyAdmissionBatcher(credit);
       return {};
     case 'expire':
       while ((await expirePromotionGrants(new Date(s.startedAt + op.days * DAY_MS + DAY_MS / 2))) > 0);
@@ -154,7 +163,7 @@ export class LedgerModel {
         return;
       case 'reserve': {
         const fits = this.paid + this.promoTotal - this.reserved - op.micros >= -this.s.floor;
-        const keyFits = !op.withKey || this.keyWindow + op.micros <= this.s.keyLimit;
+        const keyFits = !op.withKey || this.s.keyLimit === null || this.keyWindow + op.micros <= this.s.keyLimit;
         if (fits && keyFits) {
           this.reserved += op.micros;
           if (op.withKey) this.keyWindow += op.micros;
@@ -223,6 +232,10 @@ export interface Snapshot {
   keyWindow: bigint;
   /** What the key's window should hold: active holds + settled costs of its reservations. */
   keyWindowExpected: bigint;
+  /** What live credit leases hold and have not lent out (reservedMicros counts it; no generation does). */
+  leaseSlack: bigint;
+  /** Active reservations drawn from a lease: the key's window does not hold them (settlement adds their cost). */
+  keyUnheldActive: bigint;
 }
 
 /** Everything the invariants need, in one statement. */
@@ -233,13 +246,18 @@ export async function snapshot(s: Subject): Promise<Snapshot> {
       (SELECT COALESCE(sum("amountMicros"), 0)::bigint FROM "LedgerEntry" WHERE "accountId" = a.id) AS "ledgerTotal",
       (SELECT COALESCE(sum("paidMicros"), 0)::bigint FROM "LedgerEntry" WHERE "accountId" = a.id) AS "ledgerPaid",
       (SELECT COALESCE(sum("promoMicros"), 0)::bigint FROM "LedgerEntry" WHERE "accountId" = a.id) AS "ledgerPromo",
-      (SELECT COALESCE(sum("amountMicros"), 0)::bigint FROM "Reservation" WHERE "accountId" = a.id AND status = 'ACTIVE') AS "activeReserved",
+      (SELECT COALESCE(sum("amountMicros"), 0)::bigint FROM "Reservation" r WHERE "accountId" = a.id AND status = 'ACTIVE'
+         AND NOT EXISTS (SELECT 1 FROM "CreditLease" l WHERE l.id = r."leaseId" AND l."releasedAt" IS NULL))
+        + (SELECT COALESCE(sum("amountMicros"), 0)::bigint FROM "CreditLease" WHERE "accountId" = a.id AND "releasedAt" IS NULL) AS "activeReserved",
       (SELECT COALESCE(sum("remainingMicros"), 0)::bigint FROM "PromotionGrant" WHERE "accountId" = a.id AND "expiredAt" IS NULL) AS "grantsRemaining",
       (SELECT COALESCE(sum("remainingMicros"), 0)::bigint FROM "PromotionGrant" WHERE "accountId" = a.id AND "expiredAt" IS NOT NULL) AS "expiredRemaining",
       (SELECT count(*)::int FROM "UsageRecord" WHERE "accountId" = a.id) AS records,
       (SELECT count(*)::int FROM "Reservation" WHERE "accountId" = a.id AND status <> 'ACTIVE') AS "closedReservations",
       (SELECT "windowSpentMicros" FROM "ApiKey" WHERE id = ${s.keyId}) AS "keyWindow",
-      (SELECT COALESCE(sum(CASE WHEN status = 'ACTIVE' THEN "amountMicros" WHEN status = 'SETTLED' THEN "settledMicros" ELSE 0 END), 0)::bigint
+      (SELECT COALESCE(sum(l."amountMicros" - (SELECT COALESCE(sum(r."amountMicros"), 0) FROM "Reservation" r WHERE r."leaseId" = l.id AND r.status = 'ACTIVE')), 0)::bigint
+         FROM "CreditLease" l WHERE l."accountId" = a.id AND l."releasedAt" IS NULL) AS "leaseSlack",
+      (SELECT COALESCE(sum("amountMicros"), 0)::bigint FROM "Reservation" WHERE "apiKeyId" = ${s.keyId} AND status = 'ACTIVE' AND NOT "windowHeld") AS "keyUnheldActive",
+      (SELECT COALESCE(sum(CASE WHEN status = 'ACTIVE' AND "windowHeld" THEN "amountMicros" WHEN status = 'SETTLED' THEN "settledMicros" ELSE 0 END), 0)::bigint
          FROM "Reservation" WHERE "apiKeyId" = ${s.keyId}) AS "keyWindowExpected"
     FROM "Account" a WHERE a.id = ${s.accountId}`;
   return r;
@@ -249,7 +267,7 @@ export async function snapshot(s: Subject): Promise<Snapshot> {
 export function brokenInvariant(x: Snapshot): string | null {
   if (x.paid + x.promo !== x.ledgerTotal) return `paid + promo (${x.paid + x.promo}) != sum of ledger entries (${x.ledgerTotal})`;
   if (x.paid !== x.ledgerPaid || x.promo !== x.ledgerPromo) return `buckets (${x.paid}, ${x.promo}) != ledger buckets (${x.ledgerPaid}, ${x.ledgerPromo})`;
-  if (x.reserved !== x.activeReserved) return `reservedMicros (${x.reserved}) != sum of ACTIVE reservations (${x.activeReserved})`;
+  if (x.reserved !== x.activeReserved) return `reservedMicros (${x.reserved}) != ACTIVE reservations not drawn from a live lease + live leases (${x.activeReserved})`;
   if (x.grantsRemaining !== x.promo) return `grants' remaining (${x.grantsRemaining}) != promoMicros (${x.promo})`;
   if (x.expiredRemaining !== 0n) return `expired grants still hold ${x.expiredRemaining}`;
   if (x.promo < 0n) return `promoMicros is negative (${x.promo})`;

@@ -71,7 +71,7 @@ export function AdminUserPage({ id }: { id: string }) {
           <dl className="grid gap-4 sm:grid-cols-3">
             <Stat label="Balance" value={formatUsd(a.balance.balance)} detail={`${formatUsd(a.balance.available)} available`} />
             <Stat label="Paid credit" value={formatUsd(a.balance.paid)} />
-            <Stat label="Promotional credit" value={formatUsd(a.balance.promotional)} detail={a.balance.reserved ? `${formatUsd(a.balance.reserved)} held by requests in flight` : undefined} />
+            <Stat label="Promotional credit" value={formatUsd(a.balance.promotional)} detail={a.balance.reserved ? `${formatUsd(a.balance.reserved)} held by the gateway for requests in flight` : undefined} />
           </dl>
           <h3 className="mt-6 mb-2 text-sm font-semibold text-foreground">Latest credit movements</h3>
           {a.recent_entries.length === 0 ? (

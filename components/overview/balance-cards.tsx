@@ -29,7 +29,7 @@ export function BalanceCards({ balance, metrics, own }: { balance: UseQueryResul
           label="Balance"
           value={b ? formatUsd(b.balance) : loading}
           tone={b?.isDepleted ? 'warning' : undefined}
-          detail={b ? `${formatUsd(b.paid)} paid · ${formatUsd(b.promotional)} promotional${b.reserved > 0 ? ` · ${formatUsd(b.reserved)} held by requests in flight` : ''}` : undefined}
+          detail={b ? `${formatUsd(b.paid)} paid · ${formatUsd(b.promotional)} promotional${b.reserved > 0 ? ` · ${formatUsd(b.reserved)} held by the gateway for requests in flight` : ''}` : undefined}
         />
       )}
       <Stat

@@ -13,7 +13,7 @@ export const apiKeySchema = z
     user_id: z.string(),
     credit_limit: z.number().nullable().describe('USD per window; null = no cap'),
     limit_reset: z.enum(['never', 'daily', 'weekly', 'monthly']),
-    usage_in_window: z.number().describe('USD spent (and held by requests in flight) in the current window; 0 once the window rolled over'),
+    usage_in_window: z.number().describe('USD spent in the current window (with a credit limit, plus what requests in flight hold); 0 once the window rolled over'),
     usage_total: z.number(),
     allowed_models: z.array(z.string()).describe('Empty = every model'),
     expires_at: z.string().nullable(),

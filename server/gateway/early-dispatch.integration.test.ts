@@ -13,7 +13,7 @@ import { db } from '@/server/db';
 import { resetEnvCache } from '@/server/env';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { describeEachDatabase } from '@/test/db';
-import { fundedUser, readSse, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
+import { fundedUser, readSse, replay, settleAndReturnLeases, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 import { fixtureChunks } from '@/test/fake-upstream';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -151,7 +151,7 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
     expect(ws.chunks.map((x) => x.choices?.[0]?.delta?.content ?? '').join('')).toBe(cs.chunks.map((x) => x.choices?.[0]?.delta?.content ?? '').join(''));
     expect(h.upstream.requests.length).toBe(before + 2);
     send.mockRestore();
-    await h.runtime.settlements.flush();
+    await settleAndReturnLeases(h);
     const bal = await getBalanceOrThrow(u.user.personal_account_id);
     expect(bal.reservedMicros).toBe(0n);
   });

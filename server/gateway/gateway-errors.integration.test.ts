@@ -10,7 +10,7 @@ import { microsToUsd } from '@/server/ledger/money';
 import { RETRY } from '@/server/gateway/upstream-errors';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks, readFixture } from '@/test/fake-upstream';
-import { fundedUser, readSse, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
+import { fundedUser, readSse, replay, settleAndReturnLeases, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
 describeEachDatabase('chat completions: errors', () => {
   let h: GatewayHarness;
@@ -103,7 +103,7 @@ describeEachDatabase('chat completions: errors', () => {
     const err = await expectError(res, 429);
     expect(err.metadata).toMatchObject({ provider: 'openai', upstream_status: 429, upstream_request_id: 'req_up_1' });
     expect(calls).toBe(1);
-    await h.runtime.settlements.flush();
+    await settleAndReturnLeases(h);
     const after = await getBalanceOrThrow(account);
     expect(after.totalMicros).toBe(before.totalMicros);
     expect(after.reservedMicros).toBe(0n);
@@ -187,7 +187,7 @@ describeEachDatabase('chat completions: errors', () => {
     const req = h.upstream.requests.at(-1)!;
     for (let i = 0; i < 50 && !req.aborted; i++) await new Promise((r) => setTimeout(r, 20));
     expect(req.aborted).toBe(true);
-    await h.runtime.settlements.flush();
+    await settleAndReturnLeases(h);
     const rec = await (await db()).usageRecord.findFirst({ where: { userId, status: 'ABORTED' }, orderBy: { createdAt: 'desc' } });
     expect(rec).not.toBeNull();
     expect((await getBalanceOrThrow(account)).reservedMicros).toBe(0n);
@@ -214,7 +214,7 @@ describeEachDatabase('chat completions: errors', () => {
       setTimeout(() => controller.abort(), 100);
       await expect(sent).rejects.toThrow();
       await upstreamAnswered;
-      await h.runtime.settlements.flush();
+      await settleAndReturnLeases(h);
     } finally {
       restoreLogger();
     }

@@ -4,6 +4,7 @@
 // statement one busy key would be admitted at one request per disk flush, and queue behind its own
 // statements.) No request waits for a timer: a request whose key has nothing in flight is sent at once; keys
 // do not wait for each other. One batcher per process, owned by the runtime (server/runtime).
+import type { CreditLeases, LeaseDraw } from './credit-leases';
 import { reserveInOneStatement, type ReservationRow } from './reserve';
 import { interpretKeyAdmission, reserveForApiKey, type KeyAdmission, type KeyAdmissionInput } from './reserve-for-api-key';
 
@@ -16,17 +17,17 @@ interface Waiting {
   input: KeyAdmissionInput;
   resolve: (a: KeyAdmission) => void;
   reject: (err: unknown) => void;
+  /** Taken from this process's credit lease on the key's account (credit-leases.ts). */
+  draw: LeaseDraw | null;
 }
 
-const decide = async (w: Waiting, row: Promise<ReservationRow | undefined> | ReservationRow | undefined) => {
-  try {
-    w.resolve(await interpretKeyAdmission(await row, w.input));
-  } catch (err) {
-    w.reject(err);
-  }
-};
-
 export class KeyAdmissionBatcher {
+  /** Keys' accounts as last admitted, and whether the key and member have no spend limit (may be drawn from a lease). */
+  private readonly keyAccounts = new Map<string, { accountId: string; unlimited: boolean }>();
+
+  /** @param credit this process's credit leases (null: every admission is decided against the account). */
+  constructor(private readonly credit: CreditLeases | null = null) {}
+
   /** Per key, its waiting admissions in arrival order. */
   private readonly waiting = new Map<string, Waiting[]>();
   /** Keys with admissions waiting and no statement in flight, in the order they became ready. */
@@ -47,7 +48,15 @@ export class KeyAdmissionBatcher {
         this.waiting.set(key, (list = []));
         if (!this.busyKeys.has(key)) this.ready.push(key);
       }
-      list.push({ input, resolve, reject });
+      let draw: LeaseDraw | null = null;
+      if (this.credit) {
+        const known = this.keyAccounts.get(key);
+        let amount = input.amountMicros;
+        for (const c of input.candidates ?? []) if (c.amountMicros > amount) amount = c.amountMicros;
+        draw = known ? this.credit.draw(known.accountId, input.generationId, amount, known.unlimited) : null;
+        if (draw) input = { ...input, leaseId: draw.leaseId };
+      }
+      list.push({ input, resolve, reject, draw });
       this.pump();
     });
   }
@@ -71,7 +80,7 @@ export class KeyAdmissionBatcher {
         keys.push(key);
       }
       this.inFlight++;
-      void runGroup(group).finally(() => {
+      void this.runGroup(group).finally(() => {
         this.inFlight--;
         for (const key of keys) {
           this.busyKeys.delete(key);
@@ -82,27 +91,70 @@ export class KeyAdmissionBatcher {
       });
     }
   }
+
+  private async runGroup(group: Waiting[]): Promise<void> {
+    const now = new Date();
+    if (group.length === 1) return this.decide(group[0], alone(group[0], now));
+    let rows: ReservationRow[];
+    try {
+      rows = await reserveInOneStatement(group.map((w) => w.input), now);
+    } catch {
+      // The group statement failed as a whole (nothing was written): each request on its own.
+      for (const w of group) await this.decide(w, alone(w, now));
+      return;
+    }
+    for (const [i, w] of group.entries()) {
+      const row = rows[i];
+      const usable = row?.id && !row.deleted && !row.expired && !row.disabled && !row.suspended && row.modelAllowed && row.orgModelAllowed && row.providerAllowed;
+      // Admitted, or refused before money (401/403, the key or the organization policy): decided. Usable but not admitted here: its account (or
+      // one of its keys) could not cover the whole group, so it is decided alone, in order.
+      if (!usable || row.reservationId) await this.decide(w, row);
+      else await this.decide(w, alone(w, now));
+    }
+  }
+
+  private async decide(w: Waiting, pending: Promise<ReservationRow | undefined> | ReservationRow | undefined): Promise<void> {
+    try {
+      let row = await pending;
+      if (this.credit) {
+        this.leaseBookkeeping(w, row);
+        // Refused for credit while this process's lease on the account holds some: that goes back to the
+        // account and the request is decided again (a lease must never turn an admission into a 402).
+        if (row?.accountId && row.id && !row.reservationId && !row.deleted && !row.expired && !row.disabled && !row.suspended && row.modelAllowed && row.orgModelAllowed && row.providerAllowed && (await this.credit.giveBack(row.accountId))) {
+          row = await alone({ ...w, input: { ...w.input, leaseId: undefined } }, new Date());
+          this.leaseBookkeeping(w, row);
+        }
+      }
+      w.resolve(await interpretKeyAdmission(row, w.input));
+    } catch (err) {
+      if (w.draw) this.credit?.decided(w.draw, w.input.generationId, false, null, true);
+      w.draw = null;
+      w.reject(err);
+    }
+  }
+
+  /** What the statement said about the key, its account and the lease, for the next requests. */
+  private leaseBookkeeping(w: Waiting, row: ReservationRow | undefined): void {
+    const credit = this.credit!;
+    const drawn = !!(row?.drawn && row.reservationId);
+    if (w.draw) {
+      credit.decided(w.draw, w.input.generationId, drawn, drawn ? BigInt(row!.reservedMicros ?? '0') : null, row?.leaseLive !== false);
+      w.draw = null;
+    }
+    if (!row?.id || !row.accountId || row.deleted) {
+      this.keyAccounts.delete(w.input.keyHash);
+      return;
+    }
+    const unlimited = !row.hasCreditLimit && row.memberUnlimited !== false;
+    if (this.keyAccounts.size > 10_000) this.keyAccounts.clear();
+    this.keyAccounts.set(w.input.keyHash, { accountId: row.accountId, unlimited });
+    if (drawn) {
+      // Early dispatch measures a drawn request's headroom against the lease, not the account.
+      row!.headroomMicros = credit.remaining(row!.accountId).toString();
+    } else if (row.reservationId) {
+      credit.admittedPerRequest(row.accountId, BigInt(row.reservedMicros ?? '0'), unlimited);
+    }
+  }
 }
 
 const alone = (w: Waiting, now: Date) => reserveInOneStatement([w.input], now).then((rows) => rows[0]);
-
-async function runGroup(group: Waiting[]): Promise<void> {
-  const now = new Date();
-  if (group.length === 1) return decide(group[0], alone(group[0], now));
-  let rows: ReservationRow[];
-  try {
-    rows = await reserveInOneStatement(group.map((w) => w.input), now);
-  } catch {
-    // The group statement failed as a whole (nothing was written): each request on its own.
-    for (const w of group) await decide(w, alone(w, now));
-    return;
-  }
-  for (const [i, w] of group.entries()) {
-    const row = rows[i];
-    const usable = row?.id && !row.deleted && !row.expired && !row.disabled && !row.suspended && row.modelAllowed && row.orgModelAllowed && row.providerAllowed;
-    // Admitted, or refused before money (401/403, the key or the organization policy): decided. Usable but not admitted here: its account (or
-    // one of its keys) could not cover the whole group, so it is decided alone, in order.
-    if (!usable || row.reservationId) await decide(w, row);
-    else await decide(w, alone(w, now));
-  }
-}

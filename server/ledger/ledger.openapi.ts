@@ -8,7 +8,7 @@ export const balanceSchema = z
     balance: z.number().describe('USD: paid + promotional credit'),
     paid: z.number().describe('USD of purchased / granted paid credit'),
     promotional: z.number().describe('USD of promotional credit (spent first, soonest expiry first)'),
-    reserved: z.number().describe('USD held by generations in flight (their worst-case cost)'),
+    reserved: z.number().describe('USD held by generations in flight (their worst-case cost) and by a busy account’s credit leases (credit a server process set aside for its next requests; returned after 10 s without use)'),
     available: z.number().describe('USD new requests may still reserve: balance − reserved'),
     balance_micros: z.string().describe('balance in micro-dollars (exact)'),
     available_micros: z.string().describe('available in micro-dollars (exact)'),

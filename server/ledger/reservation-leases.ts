@@ -9,6 +9,7 @@
 // interval (+ the sweep itself). Defaults: 90 s + 15 s < 2 minutes. The chat path pays nothing for it: a Set
 // insertion at admission and a deletion at settlement; the database sees one statement per renewal period.
 import { database } from '@/server/db';
+import { CreditLeases } from './credit-leases';
 import { ts } from './reserve';
 
 export const DEFAULT_LEASE_MS = 90_000;
@@ -30,7 +31,15 @@ export class ReservationLeases {
   private timer: NodeJS.Timeout | null = null;
   private renewing: Promise<void> | null = null;
 
-  constructor(readonly leaseMs = DEFAULT_LEASE_MS) {}
+  /** This process's credit leases (credit-leases.ts): renewed on the same period, their draws released with the reservations. */
+  readonly credit: CreditLeases;
+
+  constructor(
+    readonly leaseMs = DEFAULT_LEASE_MS,
+    creditLeases = true,
+  ) {
+    this.credit = new CreditLeases(leaseMs, creditLeases);
+  }
 
   /** The generation's reservation is this process's until release() (call right after reserving). */
   hold(generationId: string): void {
@@ -41,6 +50,7 @@ export class ReservationLeases {
   /** Its settlement committed (or it was never reserved): stop renewing it. */
   release(generationId: string): void {
     this.held.delete(generationId);
+    this.credit.settled(generationId);
     if (this.held.size === 0) this.stop();
   }
 

@@ -12,7 +12,7 @@ import { refuseByPolicy, refuseDisabledKey, refuseReservation } from './reservat
 import { policyOf, reserveInOneStatement, type AccountPolicy, type ReservationRequest, type ReservationRow } from './reserve';
 
 /** A reservation request for a key given by hash (the statement authenticates it). */
-export type KeyAdmissionInput = Pick<ReservationRequest, 'model' | 'modelAliases' | 'provider' | 'generationId' | 'amountMicros' | 'candidates' | 'ttlMs'> & {
+export type KeyAdmissionInput = Pick<ReservationRequest, 'model' | 'modelAliases' | 'provider' | 'generationId' | 'amountMicros' | 'candidates' | 'ttlMs' | 'leaseId'> & {
   /** SHA-256 hash of a well-formed API key (hashSecret). */
   keyHash: string;
   now?: Date;

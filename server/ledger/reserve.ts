@@ -72,6 +72,12 @@ const DEFAULT_TTL_MS = 15 * 60_000;
 //     same order as settlement (Account, ApiKey, Membership), so concurrent statements cannot deadlock. FOR
 //     NO KEY UPDATE is the lock an UPDATE of non-key columns takes: it does not conflict with the key-share
 //     locks that inserts of child rows (reservations, ledger entries, grants) hold on the account.
+//   - Credit lease (credit-leases.ts): a request may name a lease of this process on its account. It is
+//     drawn from the lease, not from the account, when the lease is live and neither the key nor the member
+//     has a spend limit: then no row is locked or updated (no account hold, no window hold: `windowHeld`
+//     false, settlement adds the cost to the windows) and the reservation names the lease. The process
+//     checked in memory that the lease covers it. Otherwise (a limit was set, the lease was released) the
+//     request is decided as any other.
 //   - Writes only for requests that passed every check: the account's hold, the key's and the member's
 //     windows, and a Reservation row naming who and what (the sweeper needs it to record an interrupted
 //     generation, settlement to give the member's window back).
@@ -83,13 +89,13 @@ const settingArray = (name: string) =>
 const RESERVE_SQL = `
   WITH input AS MATERIALIZED (
     SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS x(ord int, h text, kid text, acct text, uid text, tok text, model text, al text[], provider text, g text, amount bigint, cands jsonb, rid text, exp timestamp(3))
+      AS x(ord int, h text, kid text, acct text, uid text, tok text, model text, al text[], provider text, g text, amount bigint, cands jsonb, rid text, exp timestamp(3), lid text)
   ), req0 AS MATERIALIZED (
     SELECT i.*, k.id, k."matchedHash" AS "keyHash", COALESCE(i.uid, k."userId") AS "userId", COALESCE(i.acct, k."accountId") AS "accountId",
            k."deletedAt" IS NOT NULL AS deleted, (k."expiresAt" IS NOT NULL AND k."expiresAt" <= $2::timestamp(3)) AS expired,
            k."disabledAt" IS NOT NULL AS disabled, k."rateLimitRpm", k."rateLimitTpm",
            EXISTS (SELECT 1 FROM "User" u WHERE u.id = COALESCE(i.uid, k."userId") AND u."suspendedAt" IS NOT NULL) AS suspended,
-           k."limitReset"::text AS "limitReset", k."allowedModels", k."creditLimitMicros" IS NOT NULL AS "hasCreditLimit",
+           k."limitReset"::text AS "limitReset", k."allowedModels", k."creditLimitMicros" IS NOT NULL AS "hasCreditLimit", k."creditLimitMicros",
            (k.id IS NULL OR cardinality(k."allowedModels") = 0 OR i.model = ANY (k."allowedModels") OR i.al && k."allowedModels") AS "modelAllowed",
            ${windowStart('k."limitReset"::text')} AS "windowStart"
     FROM input i LEFT JOIN LATERAL (
@@ -102,10 +108,12 @@ const RESERVE_SQL = `
            pol."allowedModels" AS "orgAllowedModels", pol."allowedProviders",
            (pol."allowedModels" IS NULL OR r.model = ANY (pol."allowedModels") OR r.al && pol."allowedModels") AS "orgModelAllowed",
            pk.keys AS "byokKeys", (pol."allowedModels" IS NULL AND pol."allowedProviders" IS NULL AND NOT pk.any) AS plain,
-           e.amount AS eff
+           e.amount AS eff, (m.id IS NULL OR m."spendLimitMicros" IS NULL) AS "memberUnlimited", l.id IS NOT NULL AS "leaseLive",
+           (l.id IS NOT NULL AND r."creditLimitMicros" IS NULL AND m."spendLimitMicros" IS NULL) AS drawn
     FROM req0 r
     LEFT JOIN "Organization" o ON o.id = r."accountId"
     LEFT JOIN "Membership" m ON m."organizationId" = r."accountId" AND m."userId" = r."userId"
+    LEFT JOIN "CreditLease" l ON l.id = r.lid AND l."accountId" = r."accountId" AND l."releasedAt" IS NULL
     LEFT JOIN LATERAL (SELECT ${settingArray('allowed_models')} AS "allowedModels", ${settingArray('allowed_providers')} AS "allowedProviders") pol ON true
     LEFT JOIN LATERAL (
       SELECT jsonb_object_agg(p.provider, p."encryptedKey") FILTER (WHERE p.provider IN (SELECT c->>'p' FROM jsonb_array_elements(r.cands) c)) AS keys,
@@ -123,14 +131,14 @@ const RESERVE_SQL = `
       AND ((h IS NULL AND kid IS NULL) OR (id IS NOT NULL AND NOT deleted AND NOT expired AND NOT disabled AND "modelAllowed"))
   ), acct AS MATERIALIZED (
     SELECT a.id FROM "Account" a
-    JOIN (SELECT "accountId", sum(eff) AS total FROM usable GROUP BY "accountId") s ON s."accountId" = a.id
+    JOIN (SELECT "accountId", sum(eff) AS total FROM usable WHERE NOT drawn GROUP BY "accountId") s ON s."accountId" = a.id
     WHERE a."paidMicros" + a."promoMicros" - a."reservedMicros" - s.total >= -a."creditFloorMicros"
     ORDER BY a.id
     FOR NO KEY UPDATE OF a
   ), k AS MATERIALIZED (
     SELECT k.id FROM "ApiKey" k
     JOIN (SELECT id, sum(eff) AS total, max("windowStart") AS ws FROM usable
-          WHERE id IS NOT NULL AND "accountId" IN (SELECT id FROM acct) GROUP BY id) s ON s.id = k.id
+          WHERE id IS NOT NULL AND NOT drawn AND "accountId" IN (SELECT id FROM acct) GROUP BY id) s ON s.id = k.id
     WHERE k."creditLimitMicros" IS NULL
        OR (CASE WHEN k."windowStartedAt" < s.ws THEN 0 ELSE k."windowSpentMicros" END) + s.total <= k."creditLimitMicros"
     ORDER BY k.id
@@ -138,19 +146,19 @@ const RESERVE_SQL = `
   ), mem AS MATERIALIZED (
     SELECT m.id FROM "Membership" m
     JOIN (SELECT "membershipId" AS mid, sum(eff) AS total, max("memberWindowStart") AS ws FROM usable
-          WHERE "membershipId" IS NOT NULL AND "accountId" IN (SELECT id FROM acct) GROUP BY "membershipId") s ON s.mid = m.id
+          WHERE "membershipId" IS NOT NULL AND NOT drawn AND "accountId" IN (SELECT id FROM acct) GROUP BY "membershipId") s ON s.mid = m.id
     WHERE m."spendLimitMicros" IS NULL
        OR (CASE WHEN m."windowStartedAt" < s.ws THEN 0 ELSE m."windowSpentMicros" END) + s.total <= m."spendLimitMicros"
     ORDER BY m.id
     FOR NO KEY UPDATE OF m
   ), ok AS MATERIALIZED (
     SELECT u.* FROM usable u
-    WHERE u."accountId" IN (SELECT id FROM acct)
-      AND NOT EXISTS (SELECT 1 FROM usable v WHERE v."accountId" = u."accountId" AND v.id IS NOT NULL AND v.id NOT IN (SELECT id FROM k))
-      AND NOT EXISTS (SELECT 1 FROM usable v WHERE v."accountId" = u."accountId" AND v."membershipId" IS NOT NULL AND v."membershipId" NOT IN (SELECT id FROM mem))
+    WHERE u.drawn OR (u."accountId" IN (SELECT id FROM acct)
+      AND NOT EXISTS (SELECT 1 FROM usable v WHERE v."accountId" = u."accountId" AND NOT v.drawn AND v.id IS NOT NULL AND v.id NOT IN (SELECT id FROM k))
+      AND NOT EXISTS (SELECT 1 FROM usable v WHERE v."accountId" = u."accountId" AND NOT v.drawn AND v."membershipId" IS NOT NULL AND v."membershipId" NOT IN (SELECT id FROM mem)))
   ), a AS (
     UPDATE "Account" SET "reservedMicros" = "reservedMicros" + s.total
-    FROM (SELECT "accountId", sum(eff) AS total FROM ok GROUP BY "accountId") s
+    FROM (SELECT "accountId", sum(eff) AS total FROM ok WHERE NOT drawn GROUP BY "accountId") s
     WHERE "Account".id = s."accountId"
     RETURNING "Account".id, "paidMicros" + "promoMicros" - "reservedMicros" + "creditFloorMicros" AS headroom
   ), ku AS (
@@ -158,25 +166,25 @@ const RESERVE_SQL = `
       "windowSpentMicros" = CASE WHEN "windowStartedAt" < s.ws THEN s.total ELSE "windowSpentMicros" + s.total END,
       "windowStartedAt" = CASE WHEN "windowStartedAt" < s.ws THEN s.ws ELSE "windowStartedAt" END,
       "lastUsedAt" = $2::timestamp(3)
-    FROM (SELECT id, sum(eff) AS total, max("windowStart") AS ws FROM ok WHERE id IS NOT NULL GROUP BY id) s
+    FROM (SELECT id, sum(eff) AS total, max("windowStart") AS ws FROM ok WHERE id IS NOT NULL AND NOT drawn GROUP BY id) s
     WHERE "ApiKey".id = s.id
     RETURNING "ApiKey".id, "ApiKey"."creditLimitMicros" - "ApiKey"."windowSpentMicros" AS headroom
   ), mu AS (
     UPDATE "Membership" SET
       "windowSpentMicros" = CASE WHEN "windowStartedAt" < s.ws THEN s.total ELSE "windowSpentMicros" + s.total END,
       "windowStartedAt" = CASE WHEN "windowStartedAt" < s.ws THEN s.ws ELSE "windowStartedAt" END
-    FROM (SELECT "membershipId" AS mid, sum(eff) AS total, max("memberWindowStart") AS ws FROM ok WHERE "membershipId" IS NOT NULL GROUP BY "membershipId") s
+    FROM (SELECT "membershipId" AS mid, sum(eff) AS total, max("memberWindowStart") AS ws FROM ok WHERE "membershipId" IS NOT NULL AND NOT drawn GROUP BY "membershipId") s
     WHERE "Membership".id = s.mid
     RETURNING "Membership".id, "Membership"."spendLimitMicros" - "Membership"."windowSpentMicros" AS headroom
   ), r AS (
-    INSERT INTO "Reservation" (id, "accountId", "apiKeyId", "userId", "authTokenId", "membershipId", model, provider, "generationId", "amountMicros", "expiresAt")
-    SELECT rid, "accountId", id, "userId", tok, "membershipId", model, provider, g, eff, exp FROM ok
+    INSERT INTO "Reservation" (id, "accountId", "apiKeyId", "userId", "authTokenId", "membershipId", model, provider, "generationId", "amountMicros", "expiresAt", "leaseId", "windowHeld")
+    SELECT rid, "accountId", id, "userId", tok, "membershipId", model, provider, g, eff, exp, CASE WHEN drawn THEN lid END, NOT drawn FROM ok
     RETURNING id, "generationId"
   )
   SELECT req.ord, req.id, req."keyHash", req."userId", req."accountId", req.deleted, req.expired, req.disabled, req.suspended, req."limitReset",
          req."allowedModels", req."hasCreditLimit", req."modelAllowed", req."rateLimitRpm", req."rateLimitTpm",
          req."orgModelAllowed", req."orgAllowedModels", req."allowedProviders", req.eff IS NOT NULL AS "providerAllowed",
-         req."byokKeys", req.plain, req."membershipId", req.eff::text AS "reservedMicros",
+         req."byokKeys", req.plain, req."membershipId", req.eff::text AS "reservedMicros", req.drawn, req."leaseLive", req."memberUnlimited",
          COALESCE(req."accountId" IN (SELECT id FROM acct), false) AS "accountOk",
          (req.id IS NULL OR req.id IN (SELECT id FROM k)) AS "keyOk",
          r.id AS "reservationId",
@@ -211,6 +219,8 @@ export interface ReservationRequest {
   candidates?: readonly ReservationCandidate[];
   /** How long before the sweeper may settle it if this process dies (default 15 min). */
   ttlMs?: number;
+  /** This process's credit lease on the account that covers the request (credit-leases.ts), if any. */
+  leaseId?: string;
 }
 
 export interface ReservationCandidate {
@@ -260,6 +270,12 @@ export interface ReservationRow {
   reservationId: string | null;
   /** What the account (and the key's spend window, when it has a limit) can still cover after this reservation. */
   headroomMicros: string | null;
+  /** Admitted against the named credit lease (no account or window hold). */
+  drawn: boolean | null;
+  /** The named credit lease is live (false: it was released; the process must forget it). */
+  leaseLive: boolean | null;
+  /** Neither a spend-limited membership nor (see hasCreditLimit) a key limit: a later request may be drawn from a lease. */
+  memberUnlimited: boolean | null;
 }
 
 /** Decides `requests` in one statement; the result's i-th row answers requests[i]. */
@@ -294,6 +310,7 @@ export async function reserveInOneStatement(requests: readonly ReservationReques
     cands: r.candidates?.map((c) => ({ p: c.provider, a: c.amountMicros.toString(), b: c.byokAmountMicros.toString() })) ?? null,
     rid: newRowId(),
     exp: ts(new Date(now.getTime() + (r.ttlMs ?? DEFAULT_TTL_MS))),
+    lid: r.leaseId ?? null,
   }));
   const params = [JSON.stringify(items), ts(now), ts(currentWindowStart('DAILY', now)), ts(currentWindowStart('WEEKLY', now)), ts(currentWindowStart('MONTHLY', now))];
   const { rows } = await withDeadlockRetry(async () => (await database()).sql.query<ReservationRow & { ord: number }>(RESERVE_SQL, params, { name: 'sb_reserve' }));

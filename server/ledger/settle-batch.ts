@@ -18,10 +18,18 @@
 //   right after it; ApiKey.windowSpentMicros (and Membership's) = max(0, window − Σ holds + Σ costs) (settleInTx clamps after
 //   each item; the two differ only if the window was reset while generations of the old window were in
 //   flight, where both are approximations), totalSpentMicros += Σ costs; one usage record per item.
-// Locks are taken in settleInTx's order: Reservation, then Account, then ApiKey, then Membership.
+// A reservation drawn from a credit lease (credit-leases.ts) gives its hold back to the lease: the lease's
+// amount and Account.reservedMicros both go down by it — unless the lease was released meanwhile (its whole
+// amount already left reservedMicros). Its windows held nothing (windowHeld false): the cost is added, the
+// window restarting first if it rolled over (admission restarts it otherwise), and the key's lastUsedAt set.
+// Locks are taken in settleInTx's order: Reservation, then CreditLease, then Account, then ApiKey, then Membership.
 import { database } from '@/server/db';
-import { newRowId } from './reserve';
+import { currentWindowStart, newRowId, ts } from './reserve';
 import { usageRecordFields, type SettleInput } from './settle-generation';
+
+/** The start of a key's or member's current window, from the statement's parameters $3..$5 (as in reserve.ts). */
+const windowStart = (t: string) =>
+  `(CASE ${t}."limitReset"::text WHEN 'DAILY' THEN $3::timestamp(3) WHEN 'WEEKLY' THEN $4::timestamp(3) WHEN 'MONTHLY' THEN $5::timestamp(3) ELSE '1970-01-01'::timestamp(3) END)`;
 
 const SETTLE_BATCH_SQL = `
   WITH input AS MATERIALIZED (
@@ -32,22 +40,34 @@ const SETTLE_BATCH_SQL = `
       "cacheSavingsMicros" bigint, "unbilledMicros" bigint, byok boolean, "providerCostMicros" bigint, "latencyMs" int, "ttftMs" int, "finishReason" text, status text, streamed boolean, "httpStatus" int,
       "errorCode" text, "errorMessage" text, "httpReferer" text, "xTitle" text, "taskId" text, "requestId" text)
   ), res AS MATERIALIZED (
-    SELECT r."generationId", r."accountId", r."apiKeyId", r."membershipId", r."amountMicros", i.cost, i.ord
+    SELECT r."generationId", r."accountId", r."apiKeyId", r."membershipId", r."amountMicros", r."leaseId", r."windowHeld", i.cost, i.ord
     FROM "Reservation" r JOIN input i ON r."generationId" = i.g AND r."accountId" = i.a
     -- By generation id through its unique index; status as a plain filter (::text), as the status index
     -- would make the planner scan every ACTIVE reservation when it believes there are few.
     WHERE r."generationId" = ANY (ARRAY(SELECT g FROM input)) AND r.status::text = 'ACTIVE'
     FOR NO KEY UPDATE OF r
+  ), ls AS MATERIALIZED (
+    -- Locked first: a lease released concurrently is seen released (its amount already left the account).
+    SELECT l.id FROM "CreditLease" l
+    WHERE l.id IN (SELECT "leaseId" FROM res WHERE "leaseId" IS NOT NULL) AND l."releasedAt" IS NULL
+    ORDER BY l.id FOR NO KEY UPDATE OF l
   ), acct AS (
     UPDATE "Account" a SET
       "reservedMicros" = a."reservedMicros" - s.reserved,
       "paidMicros" = a."paidMicros" - s.cost,
       "updatedAt" = CASE WHEN s.cost > 0 THEN now() ELSE a."updatedAt" END
-    FROM (SELECT "accountId", sum("amountMicros") AS reserved, sum(cost) AS cost FROM res GROUP BY "accountId") s
+    FROM (SELECT "accountId", sum(CASE WHEN "leaseId" IS NULL OR "leaseId" IN (SELECT id FROM ls) THEN "amountMicros" ELSE 0 END) AS reserved, sum(cost) AS cost
+          FROM res GROUP BY "accountId") s
     WHERE a.id = s."accountId" AND (a."promoMicros" <= 0 OR s.cost = 0)
     RETURNING a.id, a."paidMicros" + a."promoMicros" AS "totalAfter"
   ), done AS MATERIALIZED (
     SELECT res.*, acct."totalAfter" FROM res JOIN acct ON acct.id = res."accountId"
+  ), lu AS (
+    -- Only what this statement settles (done): an item left to settleInTx must leave its lease alone here.
+    UPDATE "CreditLease" l SET "amountMicros" = GREATEST(0, l."amountMicros" - s.held)
+    FROM (SELECT "leaseId", sum("amountMicros") AS held FROM done WHERE "leaseId" IN (SELECT id FROM ls) GROUP BY "leaseId") s
+    WHERE l.id = s."leaseId"
+    RETURNING l.id
   ), closed AS (
     UPDATE "Reservation" r SET status = 'SETTLED'::"ReservationStatus", "settledMicros" = i."settledMicros", "settledAt" = now()
     FROM done JOIN input i ON i.g = done."generationId"
@@ -55,14 +75,19 @@ const SETTLE_BATCH_SQL = `
     RETURNING r.id
   ), keys AS (
     UPDATE "ApiKey" k SET
-      "windowSpentMicros" = GREATEST(0, k."windowSpentMicros" - s.reserved + s.cost),
+      "windowSpentMicros" = CASE WHEN s.reserved = 0 AND k."windowStartedAt" < ${windowStart('k')} THEN s.cost ELSE GREATEST(0, k."windowSpentMicros" - s.reserved + s.cost) END,
+      "windowStartedAt" = CASE WHEN s.reserved = 0 AND k."windowStartedAt" < ${windowStart('k')} THEN ${windowStart('k')} ELSE k."windowStartedAt" END,
+      "lastUsedAt" = CASE WHEN s.unheld THEN $2::timestamp(3) ELSE k."lastUsedAt" END,
       "totalSpentMicros" = k."totalSpentMicros" + s.cost
-    FROM (SELECT "apiKeyId", sum("amountMicros") AS reserved, sum(cost) AS cost FROM done WHERE "apiKeyId" IS NOT NULL GROUP BY "apiKeyId") s
+    FROM (SELECT "apiKeyId", sum(CASE WHEN "windowHeld" THEN "amountMicros" ELSE 0 END) AS reserved, sum(cost) AS cost, bool_or(NOT "windowHeld") AS unheld
+          FROM done WHERE "apiKeyId" IS NOT NULL GROUP BY "apiKeyId") s
     WHERE k.id = s."apiKeyId"
     RETURNING k.id
   ), members AS (
-    UPDATE "Membership" m SET "windowSpentMicros" = GREATEST(0, m."windowSpentMicros" - s.reserved + s.cost)
-    FROM (SELECT "membershipId", sum("amountMicros") AS reserved, sum(cost) AS cost FROM done WHERE "membershipId" IS NOT NULL GROUP BY "membershipId") s
+    UPDATE "Membership" m SET
+      "windowSpentMicros" = CASE WHEN s.reserved = 0 AND m."windowStartedAt" < ${windowStart('m')} THEN s.cost ELSE GREATEST(0, m."windowSpentMicros" - s.reserved + s.cost) END,
+      "windowStartedAt" = CASE WHEN s.reserved = 0 AND m."windowStartedAt" < ${windowStart('m')} THEN ${windowStart('m')} ELSE m."windowStartedAt" END
+    FROM (SELECT "membershipId", sum(CASE WHEN "windowHeld" THEN "amountMicros" ELSE 0 END) AS reserved, sum(cost) AS cost FROM done WHERE "membershipId" IS NOT NULL GROUP BY "membershipId") s
     WHERE m.id = s."membershipId"
     RETURNING m.id
   ), ledger AS (
@@ -114,6 +139,8 @@ export async function settleBatch(inputs: SettleInput[]): Promise<Set<string>> {
       providerCostMicros: providerCostMicros?.toString() ?? null,
     };
   });
-  const { rows: settled } = await (await database()).sql.query<{ generationId: string }>(SETTLE_BATCH_SQL, [JSON.stringify(rows)], { name: 'sb_settle_batch' });
+  const now = new Date();
+  const params = [JSON.stringify(rows), ts(now), ts(currentWindowStart('DAILY', now)), ts(currentWindowStart('WEEKLY', now)), ts(currentWindowStart('MONTHLY', now))];
+  const { rows: settled } = await (await database()).sql.query<{ generationId: string }>(SETTLE_BATCH_SQL, params, { name: 'sb_settle_batch' });
   return new Set(settled.map((r) => r.generationId));
 }

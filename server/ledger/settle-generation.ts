@@ -76,28 +76,54 @@ export async function settleGeneration(input: SettleInput): Promise<SettleResult
 }
 
 export async function settleInTx(tx: Tx, input: SettleInput): Promise<SettleResult> {
-  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null; membershipId: string | null }[]>`
+  const closed = await tx.$queryRaw<ClosedReservation[]>`
     UPDATE "Reservation" SET status = ${input.closeAs ?? 'SETTLED'}::"ReservationStatus", "settledMicros" = ${input.costMicros}, "settledAt" = now()
     WHERE "generationId" = ${input.generationId} AND status = 'ACTIVE'::"ReservationStatus"
-    RETURNING "amountMicros", "apiKeyId", "membershipId"`;
+    RETURNING "amountMicros", "apiKeyId", "membershipId", "leaseId", "windowHeld"`;
   if (closed.length === 0) return input.closeAs === 'EXPIRED' ? { settled: false, costMicros: 0n } : settleLate(tx, input);
-  const { amountMicros: reserved, apiKeyId, membershipId } = closed[0];
   const cost = input.costMicros < 0n ? 0n : input.costMicros;
-
-  await tx.$executeRaw`UPDATE "Account" SET "reservedMicros" = "reservedMicros" - ${reserved} WHERE id = ${input.accountId}`;
-  if (apiKeyId) {
-    // The window counter held the reservation; replace it by the actual cost.
-    await tx.$executeRaw`
-      UPDATE "ApiKey" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${reserved} + ${cost}),
-                          "totalSpentMicros" = "totalSpentMicros" + ${cost}
-      WHERE id = ${apiKeyId}`;
-  }
-  if (membershipId) {
-    await tx.$executeRaw`UPDATE "Membership" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${reserved} + ${cost}) WHERE id = ${membershipId}`;
-  }
+  await releaseHold(tx, input.accountId, closed[0], cost);
   await charge(tx, input, cost);
   await tx.usageRecord.create({ data: await usageRecordData(tx, input, cost) });
   return { settled: true, costMicros: cost };
+}
+
+/** A reservation just closed (status changed from ACTIVE), as its UPDATE … RETURNING gives it. */
+export interface ClosedReservation {
+  amountMicros: bigint;
+  apiKeyId: string | null;
+  membershipId: string | null;
+  leaseId: string | null;
+  windowHeld: boolean;
+}
+
+/**
+ * Gives a closed reservation's hold back and puts `cost` in the key's and the member's windows instead (the
+ * settlement batch does the same in SQL, settle-batch.ts). Lock order as everywhere: CreditLease, Account,
+ * ApiKey, Membership. A hold drawn from a credit lease goes back to the lease and leaves reservedMicros with it,
+ * unless the lease was released meanwhile (its whole amount already left reservedMicros).
+ */
+export async function releaseHold(tx: Tx, accountId: string, r: ClosedReservation, cost: bigint): Promise<void> {
+  let release = r.amountMicros;
+  if (r.leaseId) {
+    const live = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM "CreditLease" WHERE id = ${r.leaseId} AND "releasedAt" IS NULL FOR NO KEY UPDATE`;
+    if (live.length) await tx.$executeRaw`UPDATE "CreditLease" SET "amountMicros" = GREATEST(0, "amountMicros" - ${r.amountMicros}) WHERE id = ${r.leaseId}`;
+    else release = 0n;
+  }
+  await tx.$executeRaw`UPDATE "Account" SET "reservedMicros" = "reservedMicros" - ${release} WHERE id = ${accountId}`;
+  // The window held the reservation (windowHeld): replace it by the actual cost; else add the cost.
+  const held = r.windowHeld ? r.amountMicros : 0n;
+  if (r.apiKeyId) {
+    await tx.$executeRaw`
+      UPDATE "ApiKey" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${held} + ${cost}),
+                          "totalSpentMicros" = "totalSpentMicros" + ${cost},
+                          "lastUsedAt" = CASE WHEN ${!r.windowHeld} THEN now() ELSE "lastUsedAt" END
+      WHERE id = ${r.apiKeyId}`;
+  }
+  if (r.membershipId) {
+    await tx.$executeRaw`UPDATE "Membership" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${held} + ${cost}) WHERE id = ${r.membershipId}`;
+  }
 }
 
 /**

@@ -8,8 +8,9 @@
 import { db } from '@/server/db';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import type { Tx } from './post-ledger-entry';
+import { sweepExpiredLeases } from './credit-leases';
 import { DEFAULT_SWEEP_INTERVAL_MS } from './reservation-leases';
-import { settleInTx } from './settle-generation';
+import { releaseHold, settleInTx, type ClosedReservation } from './settle-generation';
 
 /** latencyMs is a 4-byte integer: a reservation found weeks late must not make its sweep fail forever. */
 const MAX_INT4 = 2_147_483_647;
@@ -28,7 +29,7 @@ export async function sweepExpiredReservations(now = new Date(), limit = 100): P
       if (existing) {
         // Usage already written (should not happen: they commit together); release the hold without a
         // second record. The hold must leave Account.reservedMicros and the key's window too.
-        await releaseHold(tx, r.generationId, r.accountId);
+        await closeAndRelease(tx, r.generationId, r.accountId);
         return { settled: false };
       }
       return settleInTx(tx, {
@@ -49,19 +50,13 @@ export async function sweepExpiredReservations(now = new Date(), limit = 100): P
   return n;
 }
 
-async function releaseHold(tx: Tx, generationId: string, accountId: string): Promise<void> {
-  const closed = await tx.$queryRaw<{ amountMicros: bigint; apiKeyId: string | null; membershipId: string | null }[]>`
+async function closeAndRelease(tx: Tx, generationId: string, accountId: string): Promise<void> {
+  const closed = await tx.$queryRaw<ClosedReservation[]>`
     UPDATE "Reservation" SET status = 'EXPIRED'::"ReservationStatus", "settledMicros" = 0, "settledAt" = now()
     WHERE "generationId" = ${generationId} AND status = 'ACTIVE'::"ReservationStatus"
-    RETURNING "amountMicros", "apiKeyId", "membershipId"`;
+    RETURNING "amountMicros", "apiKeyId", "membershipId", "leaseId", "windowHeld"`;
   if (closed.length === 0) return;
-  await tx.$executeRaw`UPDATE "Account" SET "reservedMicros" = "reservedMicros" - ${closed[0].amountMicros} WHERE id = ${accountId}`;
-  if (closed[0].apiKeyId) {
-    await tx.$executeRaw`UPDATE "ApiKey" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${closed[0].amountMicros}) WHERE id = ${closed[0].apiKeyId}`;
-  }
-  if (closed[0].membershipId) {
-    await tx.$executeRaw`UPDATE "Membership" SET "windowSpentMicros" = GREATEST(0, "windowSpentMicros" - ${closed[0].amountMicros}) WHERE id = ${closed[0].membershipId}`;
-  }
+  await releaseHold(tx, accountId, closed[0], 0n);
 }
 
 /**
@@ -91,6 +86,7 @@ export function startReservationSweeper(intervalMs = DEFAULT_SWEEP_INTERVAL_MS, 
     running = true;
     try {
       await drainAll(() => sweepExpiredReservations(), 'reservation sweeper');
+      await drainAll(() => sweepExpiredLeases(), 'credit lease sweeper');
       await drainAll(() => expirePromotionGrants(), 'promotion expiry sweeper');
       for (const h of housekeeping) await drainAll(h.step, h.name);
     } finally {

@@ -125,7 +125,7 @@ const memberLimitSchema = z
     member_id: z.string().describe("The member's user id"),
     amount_usd: z.number().nullable().describe('USD per window; null = no limit'),
     reset: z.enum(['daily', 'weekly', 'monthly']).nullable().describe('When the window restarts (UTC); null = never'),
-    usage_usd: z.number().describe('USD spent (and held by requests in flight) in the current window'),
+    usage_usd: z.number().describe('USD spent in the current window (with a spend limit, plus what requests in flight hold)'),
     remaining_usd: z.number().nullable().describe('amount_usd − usage_usd, at least 0; null without a limit'),
     window_started_at: z.string().nullable().describe('Start of the current window; null when nothing was spent in it yet'),
   })

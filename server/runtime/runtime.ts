@@ -84,6 +84,8 @@ export interface RuntimeOptions {
   settlementJournalDir?: string | null;
   /** Reservation lease; default 90 s (processRuntime passes RESERVATION_LEASE_MS). */
   reservationLeaseMs?: number;
+  /** Credit leases for busy accounts (ledger/credit-leases.ts); default CREDIT_LEASES (on). */
+  creditLeases?: boolean;
   /** BYOK fee in basis points; default 0 (processRuntime passes BYOK_FEE_PERCENT × 100). */
   byokFeeBps?: number;
   /** prom-client's process metrics in the registry; default off (processRuntime turns them on). */
@@ -99,7 +101,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const rateLimiter = new RateLimiter(options.rateLimitRpm ?? 600, options.redisUrl);
   const upstream = new UpstreamPools();
   const journal = options.settlementJournalDir ? new SettlementJournal(options.settlementJournalDir) : null;
-  const leases = new ReservationLeases(options.reservationLeaseMs);
+  const leases = new ReservationLeases(options.reservationLeaseMs, options.creditLeases ?? env().CREDIT_LEASES);
   const routing = new RoutingState({ env: env(), ...options.routing });
   const health = new KeyHealth({ redisUrl: options.redisUrl === undefined ? env().REDIS_URL : options.redisUrl, redisKeyPrefix: options.healthRedisPrefix });
   const metrics =
@@ -120,7 +122,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     routing,
     health,
     endpointStats: new EndpointStats(),
-    keyAdmissions: new KeyAdmissionBatcher(),
+    keyAdmissions: new KeyAdmissionBatcher(leases.credit),
     warmKeys: new WarmKeys(),
     rateLimiter,
     upstream,
@@ -130,6 +132,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     async close() {
       await settlements.drain();
       leases.stop();
+      // After the settlements: what the leases still hold goes back to the accounts.
+      await leases.credit.close();
       journal?.close();
       routing.close();
       // The last spans (those of the requests that just ended) are exported before the process exits.

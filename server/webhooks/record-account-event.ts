@@ -18,8 +18,19 @@ function toJson(data: object): Prisma.InputJsonObject {
   return JSON.parse(JSON.stringify(data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonObject;
 }
 
+/**
+ * Events are delivered in createdAt order. The column's default is the transaction's start, the same for every
+ * event of one transaction (a member removed: key.deleted, then member.removed), and ids are random: each
+ * event gets its own time instead, a millisecond after this process's previous one if the clock has not moved.
+ */
+let lastEventAt = 0;
+function eventTime(): Date {
+  lastEventAt = Math.max(Date.now(), lastEventAt + 1);
+  return new Date(lastEventAt);
+}
+
 export async function recordAccountEvent<T extends AccountEventType>(tx: Tx, event: { accountId: string; type: T; data: AccountEventData[T] }): Promise<string> {
   const id = newEventId();
-  await tx.accountEvent.create({ data: { id, accountId: event.accountId, type: event.type, data: toJson(event.data) }, select: { id: true } });
+  await tx.accountEvent.create({ data: { id, accountId: event.accountId, type: event.type, data: toJson(event.data), createdAt: eventTime() }, select: { id: true } });
   return id;
 }
