@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { readNodeBody } from '@/server/http/read-body';
 import { annotateRequest } from '@/server/observability/request-log';
 import { requestTraceOf } from '@/server/observability/request-trace';
@@ -42,15 +43,8 @@ export function nodeTransport(req: IncomingMessage, res: ServerResponse): ChatTr
     },
     write(text) {
       if (res.writableEnded || res.destroyed) return;
-      if (!res.write(text)) return new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
+      const full = writeStreamed(res, text);
+      if (full) return drained(full, res);
     },
     end() {
       if (!res.writableEnded) res.end();
@@ -64,4 +58,36 @@ export function nodeTransport(req: IncomingMessage, res: ServerResponse): ChatTr
     trace,
   };
   return transport;
+}
+
+/**
+ * Writes a piece of a streamed body with one write(2): framed as an HTTP/1.1 chunk here and handed to the
+ * socket as one string. res.write() would hand it four buffers (size, CRLF, text, CRLF), cork the socket
+ * and uncork it on the next tick (a writev); per streamed token that machinery cost about as much CPU as
+ * the rest of the gateway's work on it. Until the response owns its socket (a pipelined request waiting for
+ * the answer before it) or before its headers, res.write() does the buffering. The response's own end()
+ * writes the last chunk, as it would after res.write().
+ * @returns the stream to wait on for 'drain' when it is full, else null
+ */
+export function writeStreamed(res: ServerResponse, text: string): Writable | null {
+  // An empty chunk would be the body's terminator.
+  if (text === '') return null;
+  const socket = res.socket;
+  if (!socket || !res.headersSent) return res.write(text) ? null : res;
+  // HTTP/1.0 clients get no chunked encoding: the body ends with the connection.
+  const ok = res.chunkedEncoding ? socket.write(`${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`) : socket.write(text);
+  return ok ? null : socket;
+}
+
+/** Resolves once `stream` drained or the response closed (a client gone needs no more waiting). */
+function drained(stream: Writable, res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    res.on('close', done);
+  });
 }

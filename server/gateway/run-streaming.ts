@@ -1,13 +1,16 @@
 // The streaming path. Upstream bytes are parsed once (shared SSE parser), translated by the provider's
-// converter, rendered in the client's wire format (wire-format.ts) and written as they arrive: no
-// buffering, one write per delta, backpressure from a slow client pauses the upstream read. Every stream
-// ends with the format's terminal events carrying usage, or its error events — never a silent cut.
+// converter, rendered in the client's wire format (wire-format.ts) and written as they arrive: each upstream
+// read is handled synchronously ('data' events, pump-upstream-body.ts) and what its events render goes out in
+// one write, never held for a later read; backpressure from a slow client pauses the upstream read. Every
+// stream ends with the format's terminal events carrying usage, or its error events — never a silent cut.
 //
 // Response headers wait for the route to open (so a refusal before the first byte keeps its HTTP status,
 // e.g. 429 with Retry-After) but at most `rt.streamHeadersAfterMs`: a client waiting on a slow upstream gets
 // headers and keep-alives at once, and a failure after that is reported inside the stream.
+import type { Readable } from 'node:stream';
 import { AppError, errorReply, isAppError } from '@/server/errors';
 import { createSseParser } from '@/server/providers/sse';
+import { pumpUpstreamBody, STOP_READING } from './pump-upstream-body';
 import type { AssistantMessage, MidStreamError, MidStreamErrorCode, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '@/server/providers/types';
 import type { Admission } from './admit';
 import { maxOutputTokens } from './cost';
@@ -32,7 +35,7 @@ export async function runStreaming(
   commit: (o: GenerationOutcome) => void,
 ): Promise<GenerationOutcome> {
   // Upstream bytes (parsed here, chunk by chunk) or, for a local adapter, its events.
-  let body: AsyncIterable<Buffer> | null = null;
+  let body: Readable | null = null;
   let events: AsyncIterable<SseEvent> | null = null;
   let earlyError: MidStreamError | null = null;
   let served: ServedRoute | null = null;
@@ -103,9 +106,13 @@ export async function runStreaming(
   // each choice, for all of them together (n > 1).
   const choices = choicesOf(a.req);
   const meter = new OutputMeter(maxOutputTokens(a.req, endpoint) * choices);
-  /** Converts and writes one event; a promise only when the client is not keeping up (backpressure). */
-  const emit = (ev: SseEvent): Promise<void> | undefined => {
-    let pending: Promise<void>[] | undefined;
+  /**
+   * What the events of one upstream read rendered, written with one write once the read is handled (never
+   * held back for a later read): one syscall per read rather than per delta.
+   */
+  let out = '';
+  /** Converts one event and adds what it renders to `out`. */
+  const emit = (ev: SseEvent): void => {
     for (const d of converter.push(ev)) {
       // Counted before hidden reasoning is stripped: it is output the upstream bills all the same.
       const generated = deltaChars(d);
@@ -116,29 +123,34 @@ export async function runStreaming(
       outputChars += n;
       ttftMs ??= Math.round(performance.now() - started);
       if (answer && !d.choice) accumulate(answer, d);
-      const p = write(render.delta(d));
-      if (p) (pending ??= []).push(p);
+      out += render.delta(d);
     }
-    return pending && Promise.all(pending).then(() => {});
+  };
+  /** Writes what `out` holds; a promise only when the client is not keeping up (backpressure). */
+  const flush = (): Promise<void> | void => {
+    if (out === '') return undefined;
+    const text = out;
+    out = '';
+    return write(text);
   };
   try {
     if (body) {
-      // Events are handled synchronously as each chunk is parsed: no promise per event, only per chunk
-      // read (and per write the client is slow to take).
+      // Each chunk is parsed, converted and written synchronously as it arrives ('data' events, no promise
+      // per chunk); a slow client pauses the upstream read until it drains.
       const parser = adapter.createStreamParser?.() ?? createSseParser();
-      for await (const chunk of body) {
-        for (const ev of parser.push(chunk)) {
-          const p = emit(ev);
-          if (p) await p;
-          if (meter.exceeded) break;
-        }
-        // Leaving the loop destroys the upstream body: the provider sees the connection close.
-        if (t.signal.aborted || meter.exceeded) break;
-      }
+      await pumpUpstreamBody(body, (chunk) => {
+        const parsed = parser.push(chunk);
+        for (let i = 0; i < parsed.length && !meter.exceeded; i++) emit(parsed[i]!);
+        const written = flush();
+        // Stopping destroys the upstream body: the provider sees the connection close.
+        return t.signal.aborted || meter.exceeded ? STOP_READING : written;
+      });
       if (!t.signal.aborted && !meter.exceeded) for (const ev of parser.end()) emit(ev);
+      await flush();
     } else if (events) {
       for await (const ev of events) {
-        const p = emit(ev);
+        emit(ev);
+        const p = flush();
         if (p) await p;
         if (t.signal.aborted || meter.exceeded) break;
       }
