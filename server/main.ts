@@ -6,6 +6,8 @@
 // and N copies of it, its workers, serve the port; Next is imported by the workers only.
 import cluster from 'node:cluster';
 import http from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { closeDatabase, database } from '@/server/db';
 import { env, EnvError } from '@/server/env';
@@ -127,6 +129,11 @@ async function main(e: Env) {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = Math.min(66_000, e.REQUEST_TIMEOUT_MS);
 
+  // Loading Next, the routes and the database leaves ~100 MB of start-up objects in V8's young generation;
+  // left alone, the first scavenges under traffic copy them (pauses of 20–30 ms in the first seconds of load,
+  // the p99 and first-token time of a freshly started server). One full collection now, before the port
+  // opens, moves what lives to the old generation while no request is waiting.
+  collectStartupGarbage();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(e.PORT, e.HOST, () => resolve());
@@ -209,3 +216,10 @@ Promise.resolve(start()).catch((err) => {
   if (err instanceof Error && !(err instanceof AppError)) console.error(err.stack);
   process.exit(1);
 });
+
+/** A full garbage collection, once, at start (V8 exposes gc() to a new context after --expose-gc is set). */
+function collectStartupGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
+  gc?.();
+}
