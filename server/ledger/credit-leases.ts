@@ -270,10 +270,6 @@ export class CreditLeases {
     }
   }
 
-  get size(): number {
-    return this.byAccount.size;
-  }
-
   /**
    * While a lease is live: every TICK_MS idle leases are returned, and every lease/3 the live ones are
    * renewed (a dead process's stop being renewed and expire; the sweeper returns them).

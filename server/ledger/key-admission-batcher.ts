@@ -105,10 +105,9 @@ export class KeyAdmissionBatcher {
     }
     for (const [i, w] of group.entries()) {
       const row = rows[i];
-      const usable = row?.id && !row.deleted && !row.expired && !row.disabled && !row.suspended && row.modelAllowed && row.orgModelAllowed && row.providerAllowed;
       // Admitted, or refused before money (401/403, the key or the organization policy): decided. Usable but not admitted here: its account (or
       // one of its keys) could not cover the whole group, so it is decided alone, in order.
-      if (!usable || row.reservationId) await this.decide(w, row);
+      if (!usable(row) || row.reservationId) await this.decide(w, row);
       else await this.decide(w, alone(w, now));
     }
   }
@@ -120,7 +119,7 @@ export class KeyAdmissionBatcher {
         this.leaseBookkeeping(w, row);
         // Refused for credit while this process's lease on the account holds some: that goes back to the
         // account and the request is decided again (a lease must never turn an admission into a 402).
-        if (row?.accountId && row.id && !row.reservationId && !row.deleted && !row.expired && !row.disabled && !row.suspended && row.modelAllowed && row.orgModelAllowed && row.providerAllowed && (await this.credit.giveBack(row.accountId))) {
+        if (usable(row) && !row.reservationId && (await this.credit.giveBack(row.accountId))) {
           row = await alone({ ...w, input: { ...w.input, leaseId: undefined } }, new Date());
           this.leaseBookkeeping(w, row);
         }
@@ -156,5 +155,9 @@ export class KeyAdmissionBatcher {
     }
   }
 }
+
+/** The key and the policy allow the request: only credit (the account's, the key's or the member's window) can refuse it. */
+const usable = (row: ReservationRow | undefined): row is ReservationRow =>
+  !!row?.id && !row.deleted && !row.expired && !row.disabled && !row.suspended && row.modelAllowed && row.orgModelAllowed && row.providerAllowed;
 
 const alone = (w: Waiting, now: Date) => reserveInOneStatement([w.input], now).then((rows) => rows[0]);
