@@ -212,7 +212,7 @@ export class CreditLeases {
     l.inFlight--;
   }
 
-  /** The live leases' ids (renewed with the reservations, reservation-leases.ts). */
+  /** The live leases' ids (renewed by this object's own timer, every third of the lease, as reservations are). */
   liveIds(): string[] {
     const ids: string[] = [];
     for (const l of this.byAccount.values()) if (l.live) ids.push(l.id);

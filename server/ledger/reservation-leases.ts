@@ -31,7 +31,7 @@ export class ReservationLeases {
   private timer: NodeJS.Timeout | null = null;
   private renewing: Promise<void> | null = null;
 
-  /** This process's credit leases (credit-leases.ts): renewed on the same period, their draws released with the reservations. */
+  /** This process's credit leases (credit-leases.ts): same lease length, renewed by their own timer; their draws end with the reservations' release. */
   readonly credit: CreditLeases;
 
   constructor(
