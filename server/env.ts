@@ -124,6 +124,8 @@ export const envSchema = z
     EARLY_DISPATCH: boolDefaultOn,
     /** A busy account's admissions drawn from this process's credit lease, without its row lock (ledger/credit-leases.ts). */
     CREDIT_LEASES: boolDefaultOn,
+    /** PostgreSQL: the admission statement's commit does not wait for the disk (db/client.ts, ledger/settle-generation.ts settleLost). */
+    ADMISSION_ASYNC_COMMIT: boolDefaultOn,
     /**
      * Where each generation's settlement is appended before its usage reaches the client, replayed at start
      * after a crash (ledger/settlement-journal.ts). Default: DATA_DIR/journal. Local to this instance.

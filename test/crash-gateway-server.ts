@@ -19,7 +19,7 @@ async function main() {
   const databaseUrl = process.env.CRASH_DATABASE_URL;
   const dataDir = process.env.CRASH_DATA_DIR;
   if (!databaseUrl && !dataDir) throw new Error('Set CRASH_DATABASE_URL or CRASH_DATA_DIR');
-  setDatabase(await openDatabase({ databaseUrl, dataDir, migrate: false }));
+  setDatabase(await openDatabase({ databaseUrl, dataDir, migrate: false, asyncCommitPoolSize: 4 }));
   const e = env();
   const runtime = createRuntime({ settlementJournalDir: e.settlementJournalDir, reservationLeaseMs: e.RESERVATION_LEASE_MS, rateLimitRpm: e.RATE_LIMIT_RPM });
   const recovery = startSettlementRecovery({ enqueue: (s) => runtime.settlements.enqueue(s), journal: runtime.journal, sweepIntervalMs: e.SWEEP_INTERVAL_MS });

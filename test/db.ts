@@ -50,7 +50,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
 export async function openTestDatabase(kind: DbKind): Promise<TestDatabase> {
   if (kind === 'postgres') {
     const created = await createPostgresDatabase();
-    const database = await openDatabase({ databaseUrl: created.url, poolSize: 10 });
+    const database = await openDatabase({ databaseUrl: created.url, poolSize: 10, asyncCommitPoolSize: 4 });
     return {
       kind, database, url: created.url,
       async dispose() {

@@ -15,6 +15,12 @@ export interface QueryOptions {
    * must identify the text (one name, one text). Parameters are sent as text: cast them in the SQL.
    */
   name?: string;
+  /**
+   * The statement (autocommit) does not wait for its commit to reach the disk: PostgreSQL's
+   * synchronous_commit=off, on connections of their own (db/client.ts; ADMISSION_ASYNC_COMMIT). For the
+   * admission statement only. Ignored on the embedded database and behind a transaction-pooling pooler.
+   */
+  asyncCommit?: boolean;
 }
 
 export interface SqlClient {

@@ -313,7 +313,7 @@ export async function reserveInOneStatement(requests: readonly ReservationReques
     lid: r.leaseId ?? null,
   }));
   const params = [JSON.stringify(items), ts(now), ts(currentWindowStart('DAILY', now)), ts(currentWindowStart('WEEKLY', now)), ts(currentWindowStart('MONTHLY', now))];
-  const { rows } = await withDeadlockRetry(async () => (await database()).sql.query<ReservationRow & { ord: number }>(RESERVE_SQL, params, { name: 'sb_reserve' }));
+  const { rows } = await withDeadlockRetry(async () => (await database()).sql.query<ReservationRow & { ord: number }>(RESERVE_SQL, params, { name: 'sb_reserve', asyncCommit: true }));
   const byOrder: ReservationRow[] = new Array(requests.length);
   for (const row of rows) byOrder[row.ord] = row;
   return byOrder;

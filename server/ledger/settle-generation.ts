@@ -3,9 +3,10 @@
 // record, the ledger entry and the reservation change commit together, a generation is charged and
 // recorded exactly once (a second settle finds the reservation no longer ACTIVE and does nothing). A
 // settlement that arrives after the sweeper gave the generation up (EXPIRED) is still charged, once: see
-// settleLate.
+// settleLate; so is one whose reservation a database crash lost (settleLost).
 import { db } from '@/server/db';
 import { postLedgerEntry, type Tx } from './post-ledger-entry';
+import { newRowId } from './reserve';
 
 export interface UsageFields {
   userId?: string | null;
@@ -138,7 +139,7 @@ async function settleLate(tx: Tx, input: SettleInput): Promise<SettleResult> {
     UPDATE "Reservation" SET status = 'SETTLED'::"ReservationStatus", "settledMicros" = ${cost}, "settledAt" = now()
     WHERE "generationId" = ${input.generationId} AND "accountId" = ${input.accountId} AND status = 'EXPIRED'::"ReservationStatus"
     RETURNING "apiKeyId", "membershipId"`;
-  if (late.length === 0) return { settled: false, costMicros: 0n };
+  if (late.length === 0) return settleLost(tx, input, cost);
   // Lock order as everywhere else (settleInTx, the settlement batch, the reservation statement): Account,
   // then ApiKey. Updating the key first let a reservation holding the account wait for the key while this
   // waited for the account (a deadlock the ledger property test found on PostgreSQL).
@@ -155,6 +156,32 @@ async function settleLate(tx: Tx, input: SettleInput): Promise<SettleResult> {
   const data = await usageRecordData(tx, input, cost);
   const { id: _id, ...update } = data;
   await tx.usageRecord.upsert({ where: { id: input.generationId }, create: data, update });
+  return { settled: true, costMicros: cost };
+}
+
+/**
+ * No reservation at all for the generation (neither ACTIVE, EXPIRED, SETTLED nor RELEASED: no row). On
+ * PostgreSQL the admission statement commits without waiting for the WAL to reach the disk
+ * (ADMISSION_ASYNC_COMMIT, db/client.ts): if the database server crashed within a fraction of a second after
+ * it, the reservation and its hold were lost together (atomically: the account's reservedMicros and the
+ * windows agree with it). The generation was served, so it is charged and recorded as any other, once: the
+ * SETTLED row written here is what a second settlement of it finds. Nothing to release; the cost goes into
+ * the key's window. The member's window (which the lost row named) is not known here and is left alone.
+ */
+async function settleLost(tx: Tx, input: SettleInput, cost: bigint): Promise<SettleResult> {
+  const u = input.usage;
+  const inserted = await tx.$queryRaw<{ apiKeyId: string | null }[]>`
+    INSERT INTO "Reservation" (id, "accountId", "apiKeyId", "generationId", "userId", "authTokenId", model, provider,
+                               "amountMicros", status, "expiresAt", "settledMicros", "settledAt", "windowHeld")
+    SELECT ${newRowId()}, a.id, (SELECT k.id FROM "ApiKey" k WHERE k.id = ${u.apiKeyId ?? null}), ${input.generationId},
+           ${u.userId ?? null}, ${u.authTokenId ?? null}, ${u.model}, ${u.provider}, ${cost}, 'SETTLED'::"ReservationStatus", now(), ${cost}, now(), false
+    FROM "Account" a WHERE a.id = ${input.accountId}
+    ON CONFLICT ("generationId") DO NOTHING
+    RETURNING "apiKeyId"`;
+  if (inserted.length === 0) return { settled: false, costMicros: 0n }; // settled already, or the account is gone
+  await releaseHold(tx, input.accountId, { amountMicros: 0n, apiKeyId: inserted[0].apiKeyId, membershipId: null, leaseId: null, windowHeld: false }, cost);
+  await charge(tx, input, cost);
+  await tx.usageRecord.create({ data: await usageRecordData(tx, input, cost) });
   return { settled: true, costMicros: cost };
 }
 

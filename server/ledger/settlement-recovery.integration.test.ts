@@ -9,6 +9,7 @@ import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestOrganization, createTestUser, insertUsage } from '@/test/factories';
 import { getBalanceOrThrow } from './balance';
 import { reserveCredits } from './reserve';
+import { settleBatch } from './settle-batch';
 import { settleGeneration, type UsageFields } from './settle-generation';
 import { sweepExpiredReservations } from './sweep-reservations';
 
@@ -37,6 +38,26 @@ describeEachDatabase('settlement recovery', (kind) => {
     expect(await prisma.reservation.findUniqueOrThrow({ where: { generationId: gen } })).toMatchObject({ status: 'SETTLED', settledMicros: 50_000n });
     expect(await getBalanceOrThrow(account)).toMatchObject({ totalMicros: 950_000n, reservedMicros: 0n });
     expect(await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).toMatchObject({ windowSpentMicros: 50_000n, totalSpentMicros: 50_000n });
+  });
+
+  it('a settlement whose reservation the database lost (an admission committed asynchronously, then a crash) is charged and recorded, once', async () => {
+    const u = await createTestUser(1);
+    const key = await createTestKey(u.user.id, u.user.personal_account_id, { credit_limit: 1 });
+    const account = u.user.personal_account_id;
+    const gen = `gen-${randomUUID()}`;
+    // What a database crash before the WAL flush leaves of an admission: nothing (the reservation row, the
+    // account's hold and the key's window went together). The generation was served all the same.
+    const input = { generationId: gen, accountId: account, costMicros: 70_000n, usage: usage({ userId: u.user.id, apiKeyId: key.id }) };
+    expect(await settleBatch([input])).toEqual(new Set()); // the batch statement takes ACTIVE reservations only
+    expect(await settleGeneration(input)).toEqual({ settled: true, costMicros: 70_000n });
+    expect(await settleGeneration(input)).toEqual({ settled: false, costMicros: 0n });
+
+    const prisma = await db();
+    expect(await prisma.usageRecord.findMany({ where: { id: gen } })).toMatchObject([{ status: 'SUCCESS', costMicros: 70_000n, apiKeyId: key.id, userId: u.user.id }]);
+    expect(await prisma.ledgerEntry.findMany({ where: { generationId: gen }, select: { amountMicros: true } })).toEqual([{ amountMicros: -70_000n }]);
+    expect(await prisma.reservation.findUniqueOrThrow({ where: { generationId: gen } })).toMatchObject({ status: 'SETTLED', settledMicros: 70_000n, apiKeyId: key.id });
+    expect(await getBalanceOrThrow(account)).toMatchObject({ totalMicros: 930_000n, reservedMicros: 0n });
+    expect(await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).toMatchObject({ windowSpentMicros: 70_000n, totalSpentMicros: 70_000n });
   });
 
   it('the sweeper releases the hold (account and key) when a usage record already exists', async () => {
