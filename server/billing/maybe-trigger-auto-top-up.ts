@@ -18,16 +18,14 @@ async function triggerDue(accountIds: Iterable<string>): Promise<void> {
   if (ids.length === 0) return;
   try {
     const prisma = await db();
-    const rows = await prisma.autoTopUp.findMany({
-      where: { accountId: { in: ids }, enabled: true },
-      select: { accountId: true, thresholdMicros: true, inFlightPaymentId: true, lastTriggeredAt: true, account: { select: { paidMicros: true, promoMicros: true } } },
-    });
+    // One statement (Prisma's relation select is two): it runs every AUTO_TOP_UP_CHECK_MS under load. The ids
+    // go as one JSON array (the embedded database's client passes no array parameters).
+    const rows = await prisma.$queryRaw<{ accountId: string; thresholdMicros: bigint; inFlightPaymentId: string | null; lastTriggeredAt: Date | null; balanceMicros: bigint }[]>`
+      SELECT t."accountId", t."thresholdMicros", t."inFlightPaymentId", t."lastTriggeredAt", a."paidMicros" + a."promoMicros" AS "balanceMicros"
+      FROM "AutoTopUp" t JOIN "Account" a ON a.id = t."accountId"
+      WHERE t.enabled AND t."accountId" IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
     const staleBefore = Date.now() - STALE_IN_FLIGHT_MS;
-    const due = rows.filter((r) =>
-      r.inFlightPaymentId
-        ? (r.lastTriggeredAt?.getTime() ?? 0) < staleBefore
-        : r.account.paidMicros + r.account.promoMicros < r.thresholdMicros,
-    );
+    const due = rows.filter((r) => (r.inFlightPaymentId ? (r.lastTriggeredAt?.getTime() ?? 0) < staleBefore : r.balanceMicros < r.thresholdMicros));
     if (due.length === 0) return;
     const { chargeAutoTopUp, resumeAutoTopUp } = await import('./charge-auto-top-up');
     await Promise.all(

@@ -176,6 +176,7 @@ async function settleLost(tx: Tx, input: SettleInput, cost: bigint): Promise<Set
     SELECT ${newRowId()}, a.id, (SELECT k.id FROM "ApiKey" k WHERE k.id = ${u.apiKeyId ?? null}), ${input.generationId},
            ${u.userId ?? null}, ${u.authTokenId ?? null}, ${u.model}, ${u.provider}, ${cost}, 'SETTLED'::"ReservationStatus", now(), ${cost}, now(), false
     FROM "Account" a WHERE a.id = ${input.accountId}
+      AND NOT EXISTS (SELECT 1 FROM "UsageRecord" u WHERE u.id = ${input.generationId}) -- recorded already: never charged twice
     ON CONFLICT ("generationId") DO NOTHING
     RETURNING "apiKeyId"`;
   if (inserted.length === 0) return { settled: false, costMicros: 0n }; // settled already, or the account is gone

@@ -32,7 +32,7 @@ const DRAIN_DEADLINE_MS = 15_000;
 // The auto top-up check (a query) runs for the accounts charged in the last AUTO_TOP_UP_CHECK_MS, not
 // after every batch: under load a batch goes every 100 ms or sooner, and the check would cost the chat
 // path more than the settlements themselves.
-const AUTO_TOP_UP_CHECK_MS = 200;
+const AUTO_TOP_UP_CHECK_MS = 500;
 // Refusal records waiting to be written are capped: a client hammering a rate limit must not grow memory
 // without bound; beyond the cap new refusals are counted and not recorded.
 const MAX_PENDING_REFUSALS = 10_000;
