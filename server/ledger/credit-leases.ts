@@ -163,7 +163,11 @@ export class CreditLeases {
    */
   decided(d: LeaseDraw, generationId: string, drawn: boolean, reservedMicros: bigint | null, leaseLive: boolean): void {
     const l = this.byAccount.get(d.accountId);
-    if (!l || l.id !== d.leaseId) return;
+    if (!l || l.id !== d.leaseId) {
+      // The lease was forgotten or replaced meanwhile: a request not drawn from it has nothing to settle against it.
+      if (!drawn || reservedMicros === null) this.draws.delete(generationId);
+      return;
+    }
     if (!leaseLive) {
       // Released behind this process's back (its renewals failed for a whole lease): forget it.
       this.byAccount.delete(d.accountId);
