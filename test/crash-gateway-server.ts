@@ -36,8 +36,11 @@ async function main() {
   });
 }
 
+/** Holds still on the ledger: ACTIVE reservations and unreleased credit leases (a dead process's lease is a hold too). */
 async function activeReservations(res: http.ServerResponse) {
-  const active = await (await db()).reservation.count({ where: { status: 'ACTIVE' } });
+  const prisma = await db();
+  const [reservations, leases] = await Promise.all([prisma.reservation.count({ where: { status: 'ACTIVE' } }), prisma.creditLease.count({ where: { releasedAt: null } })]);
+  const active = reservations + leases;
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ active }));
 }
 

@@ -128,7 +128,7 @@ for (const kind of testDatabaseKinds()) {
       while (!releasedAt) {
         const { active } = await (await fetch(`${second.origin}/_crash/active-reservations`)).json();
         if (active === 0) releasedAt = Date.now();
-        else if (Date.now() - killedAt > 90_000) throw new Error(`${active} reservation(s) still held 90 s after the kill; the restarted server said: ${second.stderr()}`);
+        else if (Date.now() - killedAt > 90_000) throw new Error(`${active} hold(s) (reservations, credit leases) still on the ledger 90 s after the kill; the restarted server said: ${second.stderr()}`);
         else await new Promise((r) => setTimeout(r, 100));
       }
       // Released once the lease ran out and a sweep came — or at the restarted server's first sweeps, if it took
@@ -153,7 +153,7 @@ for (const kind of testDatabaseKinds()) {
       expect(funded - balance.totalMicros).toBe([...charged.values()].reduce((a, b) => a + b, 0n));
       console.log(
         `[${kind}] kill -9 after ${received.size} usages received (${failedInFlight} requests cut): all charged exactly once ` +
-          `(${charged.size} charges in all), reservations released ${releasedAt - killedAt} ms after the kill (restart took ${restartedAt - killedAt} ms; bound ${bound} ms + ${SLACK_MS} ms slack)`,
+          `(${charged.size} charges in all), holds (reservations, credit leases) released ${releasedAt - killedAt} ms after the kill (restart took ${restartedAt - killedAt} ms; bound ${bound} ms + ${SLACK_MS} ms slack)`,
       );
     });
   });
