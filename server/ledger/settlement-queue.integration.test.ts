@@ -42,6 +42,29 @@ describeEachDatabase('settlement queue', () => {
     expect(await (await db()).usageRecord.findUniqueOrThrow({ where: { id: orphan.generationId } })).toMatchObject({ userId: null, apiKeyId: null, costMicros: 1_000n, accountId: org.id });
   });
 
+  it('a flush writes what was due when it started; what is queued meanwhile waits for the next flush, which a caller of flush() gets', async () => {
+    const u = await createTestUser(1);
+    const first = await Promise.all([reserved(u.user.personal_account_id), reserved(u.user.personal_account_id)]);
+    const later = await reserved(u.user.personal_account_id);
+    const firstWritten = Promise.all(first.map((s) => queue.enqueue(s)));
+    const running = queue.flush();
+    // Queued while that flush's statement is in the database: a busy server's settlements must go in one
+    // statement per interval, not in a statement after each statement.
+    const laterWritten = queue.enqueue(later);
+    await running;
+    await firstWritten;
+    expect(await recorded(first.map((s) => s.generationId))).toBe(2);
+    expect(await recorded([later.generationId])).toBe(0);
+    expect(queue.pending()).toBe(1);
+    // A caller who asks for a flush while one runs gets one that starts after it, with its settlement in it.
+    const again = await Promise.all([reserved(u.user.personal_account_id)]);
+    const againWritten = queue.enqueue(again[0]!);
+    const busy = queue.flush();
+    await Promise.all([queue.flush(), laterWritten, againWritten, busy]);
+    expect(await recorded([later.generationId, again[0]!.generationId])).toBe(2);
+    expect(queue.pending()).toBe(0);
+  });
+
   it('an item that keeps failing is retried with backoff, never dropped, and does not hold later settlements back', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const u = await createTestUser(1);

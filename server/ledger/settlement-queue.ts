@@ -55,6 +55,8 @@ export class SettlementQueue {
   private timer: NodeJS.Timeout | null = null;
   private timerAt = 0;
   private flushing: Promise<void> | null = null;
+  /** A flush asked for while one ran: it starts when that one ends. */
+  private flushAgain: Promise<void> | null = null;
   /** Consecutive drains that failed as a whole (database unreachable). */
   private drainFailures = 0;
   /** Shutdown: retry everything now, whatever its backoff. */
@@ -93,9 +95,17 @@ export class SettlementQueue {
     this.schedule(INTERVAL_MS);
   }
 
-  /** Writes every queued settlement that is due; never rejects. */
+  /**
+   * Writes every queued settlement that is due; never rejects. Called while a flush runs, it resolves after
+   * one more flush that starts once that one is done: a flush writes what was due when it started (see
+   * writeDue), and the caller's settlements may have been queued after that.
+   */
   flush(): Promise<void> {
-    this.flushing ??= this.writeDue()
+    if (this.flushing) return (this.flushAgain ??= this.flushing.then(() => {
+      this.flushAgain = null;
+      return this.flush();
+    }));
+    this.flushing = this.writeDue()
       .then(() => {
         this.drainFailures = 0;
       })
@@ -105,6 +115,7 @@ export class SettlementQueue {
       })
       .finally(() => {
         this.flushing = null;
+        if (this.flushAgain) return; // the next flush follows at once
         if (this.queue.length) this.schedule(this.nextDelay());
         else if (this.refusals.length) this.schedule(REFUSAL_RETRY_MS);
       });
@@ -171,23 +182,20 @@ export class SettlementQueue {
     this.refusals.unshift(...retry);
   }
 
+  /**
+   * Writes the settlements that are due when it starts, up to BATCH per statement. What is queued while it
+   * runs waits for the next flush, INTERVAL_MS later (nextDelay): re-reading the queue after each statement
+   * made a busy server's settlements one statement after another, each of the few generations that had
+   * arrived during the one before (pg_stat_statements at 500 req/s: 175 settlement statements a second of ~3
+   * generations each, a third of a database core, where 10 of ~50 will do).
+   */
   private async writeDue(): Promise<void> {
+    const startedAt = Date.now();
+    const due = this.queue.filter((p) => this.ignoreBackoff || p.notBefore <= startedAt);
     const prisma = await db();
     await this.writeRefusals(true);
-    const failedNow = new Set<Pending>();
-    for (;;) {
-      const now = Date.now();
-      const batch: Pending[] = [];
-      for (const p of this.queue) {
-        if (batch.length === BATCH) break;
-        if (!failedNow.has(p) && (this.ignoreBackoff || p.notBefore <= now)) batch.push(p);
-      }
-      if (batch.length === 0) {
-        // Refusals queued while this flush ran are written by it too (a caller awaiting flush() expects them).
-        if (!this.refusals.some((r) => r.attempts === 0)) return;
-        await this.writeRefusals(false);
-        continue;
-      }
+    for (let at = 0; at < due.length; at += BATCH) {
+      const batch = due.slice(at, at + BATCH);
       const done = new Set<Pending>();
       // Fast path: fresh items in one statement (ledger/settle-batch.ts), which holds the account's row lock
       // for milliseconds instead of a transaction's worth of round trips; what it leaves goes below.
@@ -216,7 +224,6 @@ export class SettlementQueue {
           } catch (itemErr) {
             p.attempts++;
             p.notBefore = Date.now() + backoff(p.attempts);
-            failedNow.add(p);
             if (p.attempts === 1 || p.attempts % 20 === 0) {
               console.error(`settlement of ${p.input.generationId} failed (attempt ${p.attempts}), will retry:`, (itemErr as Error).message);
             }
@@ -228,6 +235,8 @@ export class SettlementQueue {
       // Balances just went down: accounts below their auto top-up threshold get one top-up (never throws).
       if (done.size) this.checkAutoTopUpsSoon(done);
     }
+    // Refusals queued while this flush ran are written by it too (a caller awaiting flush() expects them).
+    if (this.refusals.some((r) => r.attempts === 0)) await this.writeRefusals(false);
   }
 
   private checkAutoTopUpsSoon(done: Set<Pending>): void {
