@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/server/env';
 import { AppError, errorReply } from '@/server/errors';
-import { createLogger, formatPretty, replaceProcessLoggerForTests } from './logger';
+import { createLogger, formatPretty, LineBlocks, replaceProcessLoggerForTests } from './logger';
 
 describe('logger', () => {
   it('writes one JSON object per line with level, time and message', () => {
@@ -41,5 +41,21 @@ describe('logger', () => {
     } finally {
       restore();
     }
+  });
+
+  it('LineBlocks: lines reach the destination in order, one string per block, the rest on flush', () => {
+    const writes: string[] = [];
+    let flushed = 0;
+    const blocks = new LineBlocks({ write: (s: string) => void writes.push(s), flush: () => void flushed++, flushSync: () => void flushed++ } as never, 10);
+    blocks.write('aaaa\n');
+    blocks.write('bbbb\n');
+    expect(writes).toEqual(['aaaa\nbbbb\n']); // 10 characters: one block
+    blocks.write('c\n');
+    expect(writes).toHaveLength(1);
+    blocks.flush();
+    expect(writes).toEqual(['aaaa\nbbbb\n', 'c\n']);
+    expect(flushed).toBe(1);
+    blocks.flushSync();
+    expect(writes).toHaveLength(2); // nothing gathered: nothing written
   });
 });
