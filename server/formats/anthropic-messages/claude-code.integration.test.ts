@@ -127,7 +127,7 @@ describeEachDatabase('Claude Code through /api/v1/messages', () => {
     const res = await fetch(countUrl, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status).toBe(200);
     const { input_tokens } = await res.json();
-    expect(input_tokens).toBe(countTokensLocally(convertMessagesRequest(parseCountTokensRequest(body), body)));
+    expect(input_tokens).toBe(await countTokensLocally(convertMessagesRequest(parseCountTokensRequest(body), body)));
     expect(input_tokens).toBeGreaterThan(50);
     expect(h.upstream.requests.length).toBe(before);
 

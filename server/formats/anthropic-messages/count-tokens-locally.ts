@@ -1,7 +1,6 @@
 // A prompt's size in tokens where no provider counts it: a real tokenizer (o200k_base, the encoding of
 // OpenAI's current models) over the text the model would read. Claude's own tokenizer is not published, so
 // for a Claude model this is an estimate; Anthropic's count_tokens is asked instead where it can be.
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { IMAGE_TOKENS } from '@/server/providers/estimate-tokens';
 import type { ChatRequest } from '@/server/providers/types';
 
@@ -10,7 +9,15 @@ const TOKENS_PER_MESSAGE = 4;
 /** A document part: nothing of a PDF can be counted without reading it; Anthropic's figure for a short page. */
 const DOCUMENT_TOKENS = 1_500;
 
-export function countTokensLocally(req: Pick<ChatRequest, 'messages' | 'tools'>): number {
+/**
+ * The encoding's ranks are ~17 MB of heap once loaded, so they are loaded on the first count, not when the
+ * server starts: most servers never count tokens locally (Anthropic models are counted by Anthropic).
+ */
+let tokenizer: Promise<(text: string) => number> | undefined;
+const loadTokenizer = () => (tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => m.countTokens));
+
+export async function countTokensLocally(req: Pick<ChatRequest, 'messages' | 'tools'>): Promise<number> {
+  const countTokens = await loadTokenizer();
   let tokens = 0;
   for (const m of req.messages) {
     tokens += TOKENS_PER_MESSAGE;

@@ -41,7 +41,7 @@ export async function countMessageTokens(rt: Runtime, input: CountTokensInput): 
   const model = resolveModelOrThrow(rt.routing.table(), req.model);
   authorizeModel(principal, model);
   const fromAnthropic = await askAnthropic(rt, model, body, input);
-  return { input_tokens: fromAnthropic ?? countTokensLocally(req) };
+  return { input_tokens: fromAnthropic ?? (await countTokensLocally(req)) };
 }
 
 function authorizeModel(principal: Principal, model: RoutingModel): void {
