@@ -3,7 +3,7 @@
 // should do, and a snapshot of the account's invariants read back from the database in one query.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { database, db } from '@/server/db';
+import { db } from '@/server/db';
 import { grantCredits } from '@/server/ledger/balance';
 import { reserveCredits } from '@/server/ledger/reserve';
 import { settleGeneration, type UsageFields } from '@/server/ledger/settle-generation';
@@ -11,7 +11,7 @@ import { sweepExpiredReservations } from '@/server/ledger/sweep-reservations';
 import { createPromotion } from '@/server/promotions/create-promotion';
 import { expirePromotionGrants } from '@/server/promotions/expire-promotion-grants';
 import { grantPromotion } from '@/server/promotions/grant-promotion';
-import { KeyAdmissionBatcher, perKeyInFlight } from '@/server/ledger/key-admission-batcher';
+import { KeyAdmissionBatcher } from '@/server/ledger/key-admission-batcher';
 import { CreditLeases, sweepExpiredLeases } from '@/server/ledger/credit-leases';
 import { SettlementQueue } from '@/server/ledger/settlement-queue';
 
@@ -21,15 +21,7 @@ export const DAY_MS = 86_400_000;
 const settlements = new SettlementQueue();
 /** The API-key admissions of a runtime, as the gateway makes them, with its credit leases. */
 let credit = new CreditLeases(90_000);
-let keyAdmissions: KeyAdmissionBatcher | null = null;
-/** As the runtime makes it for the database under test (PostgreSQL: two statements per key in flight). */
-async function admissions(): Promise<KeyAdmissionBatcher> {
-  const kind = (await database()).kind;
-  if (keyAdmissionsKind !== kind) keyAdmissions = null;
-  keyAdmissionsKind = kind;
-  return (keyAdmissions ??= new KeyAdmissionBatcher(credit, perKeyInFlight(kind)));
-}
-let keyAdmissionsKind: string | null = null;
+let keyAdmissions = new KeyAdmissionBatcher(credit);
 
 export type Op =
   | { t: 'grant'; micros: bigint }
@@ -106,7 +98,7 @@ export async function runOp(s: Subject, op: Op): Promise<Outcome> {
         // With the key: the chat path's admission for API keys (authenticated by hash, grouped per key while
         // one of its statements is in flight). Without: a principal authenticated before (a session).
         if (op.withKey) {
-          await (await admissions()).reserve({ keyHash: s.keyHash, model: 'switchboard/echo', provider: 'echo', generationId: gen.id, amountMicros: op.micros });
+          await keyAdmissions.reserve({ keyHash: s.keyHash, model: 'switchboard/echo', provider: 'echo', generationId: gen.id, amountMicros: op.micros });
         } else await reserveCredits({ accountId: s.accountId, generationId: gen.id, amountMicros: op.micros });
       } catch (err) {
         if ((err as { code?: string }).code === 'payment_required') return { admitted: false };
@@ -133,7 +125,7 @@ export async function runOp(s: Subject, op: Op): Promise<Outcome> {
       while ((await sweepExpiredLeases(new Date(s.startedAt + DAY_MS))) > 0);
       await credit.close(); // its timer must not outlive the test's database
       credit = new CreditLeases(90_000);
-      keyAdmissions = null;
+      keyAdmissions = new KeyAdmissionBatcher(credit);
       return {};
     case 'expire':
       while ((await expirePromotionGrants(new Date(s.startedAt + op.days * DAY_MS + DAY_MS / 2))) > 0);

@@ -21,36 +21,18 @@ interface Waiting {
   draw: LeaseDraw | null;
 }
 
-/**
- * Statements in flight at once for one key, per database: PostgreSQL runs a second on another connection
- * while the first is in the database; the embedded database runs one statement at a time whatever is sent,
- * so there a second would only split the group.
- */
-export const perKeyInFlight = (kind: 'pglite' | 'postgres'): number => (kind === 'postgres' ? 2 : 1);
-
 export class KeyAdmissionBatcher {
   /** Keys' accounts as last admitted, and whether the key and member have no spend limit (may be drawn from a lease). */
   private readonly keyAccounts = new Map<string, { accountId: string; unlimited: boolean }>();
 
-  /**
-   * @param credit this process's credit leases (null: every admission is decided against the account).
-   * @param perKeyInFlight statements in flight at once for one key (see perKeyInFlight()). With one, a request
-   *   that arrives while its key's statement is in the database waits for that statement's whole round trip
-   *   before its own is sent: at 1,000 req/s on one key, half of the requests (bench, PostgreSQL: added p99
-   *   +14.3 ms with one, +9.5 ms with two).
-   */
-  constructor(
-    private readonly credit: CreditLeases | null = null,
-    private readonly perKeyInFlight = 1,
-  ) {}
+  /** @param credit this process's credit leases (null: every admission is decided against the account). */
+  constructor(private readonly credit: CreditLeases | null = null) {}
 
   /** Per key, its waiting admissions in arrival order. */
   private readonly waiting = new Map<string, Waiting[]>();
-  /** Keys with admissions waiting and fewer than perKeyInFlight statements in flight, in the order they became ready. */
+  /** Keys with admissions waiting and no statement in flight, in the order they became ready. */
   private ready: string[] = [];
-  private readonly readySet = new Set<string>();
-  /** Keys with statements in flight, and how many. */
-  private readonly busyKeys = new Map<string, number>();
+  private readonly busyKeys = new Set<string>();
   private inFlight = 0;
 
   /**
@@ -64,7 +46,7 @@ export class KeyAdmissionBatcher {
       let list = this.waiting.get(key);
       if (!list) {
         this.waiting.set(key, (list = []));
-        if ((this.busyKeys.get(key) ?? 0) < this.perKeyInFlight) this.makeReady(key);
+        if (!this.busyKeys.has(key)) this.ready.push(key);
       }
       let draw: LeaseDraw | null = null;
       if (this.credit) {
@@ -90,33 +72,24 @@ export class KeyAdmissionBatcher {
       const keys: string[] = [];
       while (this.ready.length && group.length < BATCH_MAX) {
         const key = this.ready.shift()!;
-        this.readySet.delete(key);
         const list = this.waiting.get(key)!;
         const taken = list.splice(0, BATCH_MAX - group.length);
         for (const w of taken) group.push(w);
         if (list.length === 0) this.waiting.delete(key);
-        this.busyKeys.set(key, (this.busyKeys.get(key) ?? 0) + 1);
+        this.busyKeys.add(key);
         keys.push(key);
       }
       this.inFlight++;
       void this.runGroup(group).finally(() => {
         this.inFlight--;
         for (const key of keys) {
-          const busy = this.busyKeys.get(key)! - 1;
-          if (busy === 0) this.busyKeys.delete(key);
-          else this.busyKeys.set(key, busy);
+          this.busyKeys.delete(key);
           // What arrived for it meanwhile (or did not fit in the group) goes next.
-          if (this.waiting.has(key)) this.makeReady(key);
+          if (this.waiting.has(key)) this.ready.push(key);
         }
         this.pump();
       });
     }
-  }
-
-  private makeReady(key: string): void {
-    if (this.readySet.has(key)) return;
-    this.readySet.add(key);
-    this.ready.push(key);
   }
 
   private async runGroup(group: Waiting[]): Promise<void> {

@@ -4,7 +4,7 @@
 // both take the one runtime from processRuntime() (process-runtime.ts), so there is one settlement queue to
 // drain at shutdown, one admission batcher per key, one rate limit count. Tests build their own.
 import { env } from '@/server/env';
-import { KeyAdmissionBatcher, perKeyInFlight } from '@/server/ledger/key-admission-batcher';
+import { KeyAdmissionBatcher } from '@/server/ledger/key-admission-batcher';
 import { ReservationLeases } from '@/server/ledger/reservation-leases';
 import { SettlementJournal } from '@/server/ledger/settlement-journal';
 import { SettlementQueue } from '@/server/ledger/settlement-queue';
@@ -122,7 +122,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     routing,
     health,
     endpointStats: new EndpointStats(),
-    keyAdmissions: new KeyAdmissionBatcher(leases.credit, perKeyInFlight(env().DATABASE_URL ? 'postgres' : 'pglite')),
+    keyAdmissions: new KeyAdmissionBatcher(leases.credit),
     warmKeys: new WarmKeys(),
     rateLimiter,
     upstream,
