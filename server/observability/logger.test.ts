@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/server/env';
 import { AppError, errorReply } from '@/server/errors';
@@ -57,5 +59,12 @@ describe('logger', () => {
     expect(flushed).toBe(1);
     blocks.flushSync();
     expect(writes).toHaveLength(2); // nothing gathered: nothing written
+  });
+
+  it.each(['exit', 'end'])('stdout: every line logged before the process ends (%s) is written, in order', (how) => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '__fixtures__', 'log-lines-then-exit.ts'), how], { cwd: path.join(__dirname, '..', '..'), encoding: 'utf8' });
+    expect(child.status).toBe(0);
+    const lines = child.stdout.trim().split('\n').map((l) => JSON.parse(l) as { i: number });
+    expect(lines.map((l) => l.i)).toEqual([0, 1, 2, 3, 4]);
   });
 });

@@ -67,7 +67,7 @@ export function formatPretty(line: string): string {
  * logged. A synchronous write per request was a fifth of the chat path's CPU in the bench and blocked the event
  * loop whenever the pipe to a log collector was full; an asynchronous write per line still cost ~10 % (a
  * thread-pool hand-off and a pipe write per request). What is buffered is written synchronously when the
- * process exits (`exit`); a `kill -9` loses at most the last second of lines. If the reader stalls, more than
+ * process exits (`beforeExit`, `exit`); a `kill -9` loses at most the last second of lines. If the reader stalls, more than
  * 16 MB of waiting lines are dropped rather than held in memory.
  */
 function asyncStdout(): DestinationStream {
@@ -79,14 +79,17 @@ function asyncStdout(): DestinationStream {
       // destroyed (stdout closed): nothing to flush
     }
   }, LOG_FLUSH_MS).unref();
-  // Before pino's own exit hook (registered with the destination) writes sonic-boom's buffer synchronously.
-  process.prependListener('exit', () => {
+  // Before pino's own exit hooks (registered with the destination) flush sonic-boom: at `beforeExit` it flushes
+  // and then ends the stream, at `exit` it writes synchronously.
+  const passAll = () => {
     try {
       out.pass();
     } catch {
       // destroyed: nothing to write
     }
-  });
+  };
+  process.prependListener('beforeExit', passAll);
+  process.prependListener('exit', passAll);
   return out;
 }
 
