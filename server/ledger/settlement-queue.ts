@@ -132,6 +132,11 @@ export class SettlementQueue {
         if (this.queue.length) await new Promise((r) => setTimeout(r, 100));
       }
       if (this.queue.length) console.error(`usage flush: ${this.queue.length} settlement(s) not written at shutdown; the sweeper will close their reservations`);
+      // Nothing left to write: a flush still scheduled would only open the database again after its close.
+      else if (!this.refusals.length && this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
+      }
       await this.checkAutoTopUpsNow();
     } finally {
       this.ignoreBackoff = false;
