@@ -6,8 +6,6 @@
 // and N copies of it, its workers, serve the port; Next is imported by the workers only.
 import cluster from 'node:cluster';
 import http from 'node:http';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { closeDatabase, database } from '@/server/db';
 import { env, EnvError } from '@/server/env';
@@ -34,6 +32,7 @@ import { lendRequestTrace, traceRequest } from '@/server/observability/request-t
 import { hostMetrics, shareMetricsWithPrimary } from '@/server/observability/cluster-metrics';
 import { runClusterPrimary } from '@/server/cluster/cluster-primary';
 import { shutDownGracefully } from '@/server/http/graceful-shutdown';
+import { exposedGc, startIdleCollection } from '@/server/http/idle-collection';
 
 type Env = ReturnType<typeof env>;
 
@@ -86,7 +85,11 @@ async function main(e: Env) {
 
   // requestTimeout: a request whose headers and body have not all arrived in time gets 408 and is closed
   // (Node checks every connectionsCheckingInterval); it does not limit the response, so streams run on.
+  // A full collection when the server falls idle after a burst: the burst's promoted garbage would otherwise stay
+  // resident until the next load grows the old generation again (server/http/idle-collection.ts).
+  const idle = startIdleCollection({ onCollected: (ms) => logger.debug({ ms: Math.round(ms) }, 'idle garbage collection') });
   const server = http.createServer({ requestTimeout: e.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: Math.min(2_000, e.REQUEST_TIMEOUT_MS / 2) }, (req, res) => {
+    idle.track(res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
@@ -189,6 +192,7 @@ async function main(e: Env) {
     stopping = true;
     console.log(`Switchboard:${worker} ${signal}, shutting down (streams in flight may run ${e.SHUTDOWN_GRACE_S}s)…`);
     recovery.stop();
+    idle.stop();
     // No new round starts; an attempt in flight finishes (≤ 15 s) and records its outcome, the rest waits for the next start.
     const webhooksStopped = webhooks.stop();
     if (!worker) removeServerInfo(e.dataDir);
@@ -217,9 +221,7 @@ Promise.resolve(start()).catch((err) => {
   process.exit(1);
 });
 
-/** A full garbage collection, once, at start (V8 exposes gc() to a new context after --expose-gc is set). */
+/** A full garbage collection, once, at start. */
 function collectStartupGarbage(): void {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
-  gc?.();
+  exposedGc()?.();
 }
