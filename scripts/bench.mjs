@@ -42,7 +42,7 @@ import { errCount, load, nonStreamResult, sweep, wrk } from './bench/load-tools.
 import { f, table } from './bench/report.mjs';
 import { OBSERVABILITY_OFF_ENV, observabilityCost, observabilityMode } from './bench/observability.mjs';
 import { workersSaturation } from './bench/workers.mjs';
-import { SERVER_ENV, SERVER_NODE_ARGS } from './server-node-args.mjs';
+import { SERVER_ENV, serverNodeArgs } from './server-node-args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -175,7 +175,7 @@ async function benchDatabase(kind) {
   let starts = 0;
   const startServer = async ({ cpu = 1 } = {}) => {
     const t0 = Date.now();
-    const nodeArgs = [...SERVER_NODE_ARGS, ...EXTRA_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : [])];
+    const nodeArgs = [...serverNodeArgs(env), ...EXTRA_NODE_ARGS, ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', OUT] : [])];
     server.logFile = path.join(OUT, `${kind}-server${starts++ ? `-${starts}` : ''}.log`);
     server.child = startProcess('switchboard', cpu, process.execPath, [...nodeArgs, 'dist/server.js'], env, server.logFile);
     server.startedAt = t0;

@@ -21,7 +21,7 @@
 //   E2E_BASE_URL    test an already running server: nothing is built or started.
 //   E2E_KEEP_DATA=1 keep DATA_DIR after the run (its path is printed) to inspect the database.
 import { spawn, spawnSync } from 'node:child_process';
-import { SERVER_ENV, SERVER_NODE_ARGS } from './server-node-args.mjs';
+import { SERVER_ENV, serverNodeArgs } from './server-node-args.mjs';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -87,7 +87,7 @@ const keepTail = (chunk) => {
 // Its own process group (detached), so stopping it also stops whatever a shell command spawned.
 const server = serverCmd
   ? spawn(serverCmd, { cwd: root, env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  : spawn(process.execPath, [...SERVER_NODE_ARGS, 'dist/server.js'], { cwd: root, env: { ...SERVER_ENV, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  : spawn(process.execPath, [...serverNodeArgs(env), 'dist/server.js'], { cwd: root, env: { ...SERVER_ENV, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 for (const stream of [server.stdout, server.stderr]) {
   stream.pipe(serverLog, { end: false });
   stream.on('data', keepTail);

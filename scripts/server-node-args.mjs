@@ -1,10 +1,18 @@
 // How `npm start`, the benchmark and the end-to-end tests run the production server: `node <these> dist/server.js`.
 //   --enable-source-maps     stack traces in logs point at server/*.ts, not the bundle
-//   --max-semi-space-size=64 a young generation large enough that a request's short-lived objects die there:
-//                            with V8's default (16 MB) they were promoted under load and old-space collections
-//                            paused the event loop for 10–25 ms, which was the p99 of the chat path at 500 req/s
-//                            (measured with `npm run bench`; costs ~70 MB of resident memory).
-export const SERVER_NODE_ARGS = ['--enable-source-maps', '--max-semi-space-size=64'];
+//   --max-semi-space-size=64 (PostgreSQL only) a young generation large enough that a request's short-lived objects
+//                            die there: with V8's default (16 MB) they were promoted under load and old-space
+//                            collections paused the event loop for 10–25 ms, which was the p99 of the chat path at
+//                            500 req/s (measured with `npm run bench`; costs ~70 MB of resident memory).
+//                            Not on the embedded database (DATABASE_URL unset): there the database thread's work
+//                            is the latency, not the collector, and V8 keeps a grown young generation committed
+//                            for the life of the process. In the bench's embedded phases (2026-11-28, the same
+//                            build and machine) the server's RSS at rest after the load phases was 431 MB with
+//                            the 64 MB semi-spaces and 349 MB with V8's default, at the same latencies.
+/** The server's node flags for this environment (the database is chosen by DATABASE_URL, as the server does). */
+export function serverNodeArgs(env = process.env) {
+  return env.DATABASE_URL ? ['--enable-source-maps', '--max-semi-space-size=64'] : ['--enable-source-maps'];
+}
 
 // And with this environment (the caller's own environment wins):
 //   MALLOC_ARENA_MAX=2       glibc gives every thread that allocates (the main thread, the embedded database's

@@ -2,7 +2,7 @@
 // The server applies migrations, seeds the catalog and, on an empty embedded database, creates the demo account.
 import { spawn, spawnSync } from 'node:child_process';
 import { buildReason } from './needs-build.mjs';
-import { SERVER_ENV, SERVER_NODE_ARGS } from './server-node-args.mjs';
+import { SERVER_ENV, serverNodeArgs } from './server-node-args.mjs';
 
 const reason = buildReason(process.cwd());
 if (reason) {
@@ -13,7 +13,7 @@ if (reason) {
     process.exit(r.status ?? 1);
   }
 }
-const child = spawn(process.execPath, [...SERVER_NODE_ARGS, 'dist/server.js'], {
+const child = spawn(process.execPath, [...serverNodeArgs(process.env), 'dist/server.js'], {
   stdio: 'inherit',
   env: { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...SERVER_ENV, ...process.env },
 });
