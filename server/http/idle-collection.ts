@@ -5,8 +5,7 @@
 // survive two scavenges and are promoted, so a burst leaves its garbage in the old generation, committed and
 // resident for as long as the server stays idle. Measured on the embedded database (2026-11-28): after 1,000
 // req/s and a closed-loop saturation run, the main thread's old space held 281 MB (276 MB "used", nearly all of it
-// garbage) 30 s into the rest that followed, the process's RSS 642 MB; one full collection took 182 ms and the
-// RSS went to 364 MB.
+// garbage) 30 s into the rest that followed, the process's RSS 642 MB.
 //
 // How: two full collections, SECOND_AFTER_MS apart. The first marks the garbage dead; the pages it emptied stay
 // committed until the next full collection finds them empty and gives them back (in a process holding 280 MB of
