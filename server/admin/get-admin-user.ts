@@ -16,13 +16,9 @@ const accountSelect = {
   paidMicros: true,
   promoMicros: true,
   reservedMicros: true,
-  ledgerEntries: {
-    where: { kind: { not: 'USAGE' } },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: RECENT_ENTRIES,
-    select: { id: true, kind: true, amountMicros: true, balanceAfterMicros: true, note: true, actorUserId: true, createdAt: true },
-  },
 } satisfies Prisma.AccountSelect;
+
+const recentEntrySelect = { id: true, kind: true, amountMicros: true, balanceAfterMicros: true, note: true, actorUserId: true, createdAt: true } satisfies Prisma.LedgerEntrySelect;
 
 export async function getAdminUserOrThrow(p: { userId: string }) {
   const prisma = await db();
@@ -32,7 +28,13 @@ export async function getAdminUserOrThrow(p: { userId: string }) {
   const ids = [user.personalAccountId, ...dto.organizations.map((o) => o.id)];
   const rows = await prisma.account.findMany({ where: { id: { in: ids } }, select: accountSelect });
   const byId = new Map(rows.map((a) => [a.id, a]));
-  const accounts = ids.flatMap((id) => {
+  // The ledger's rows carry no relation to Account (migration 20261128103031_hot_path_references): read per account.
+  const recent = await Promise.all(
+    ids.map((accountId) =>
+      prisma.ledgerEntry.findMany({ where: { accountId, kind: { not: 'USAGE' } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: RECENT_ENTRIES, select: recentEntrySelect }),
+    ),
+  );
+  const accounts = ids.flatMap((id, i) => {
     const a = byId.get(id);
     if (!a) return [];
     const org = dto.organizations.find((o) => o.id === id);
@@ -44,7 +46,7 @@ export async function getAdminUserOrThrow(p: { userId: string }) {
         name: org ? org.name : 'Personal',
         role: org ? org.role : 'owner',
         balance: toBalanceDto({ accountId: id, paidMicros: a.paidMicros, promoMicros: a.promoMicros, reservedMicros: a.reservedMicros, totalMicros: total, availableMicros: total - a.reservedMicros }),
-        recent_entries: a.ledgerEntries.map((e) => ({
+        recent_entries: recent[i]!.map((e) => ({
           id: e.id,
           kind: e.kind.toLowerCase(),
           amount: microsToUsd(e.amountMicros),

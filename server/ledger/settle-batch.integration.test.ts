@@ -72,7 +72,7 @@ describeEachDatabase('batch settlement', (kind) => {
     expect(await state(a)).toEqual(sa);
   });
 
-  it('leaves promotional credit, closed reservations and reference checks to settleInTx', async () => {
+  it('leaves promotional credit and closed reservations to settleInTx', async () => {
     const plain = await world([100_000n, 100_000n]);
     const promo = await world([100_000n, 100_000n]);
     const prisma = await db();
@@ -82,10 +82,9 @@ describeEachDatabase('batch settlement', (kind) => {
     });
     await settleGeneration(inputs(plain, [10n, 10n])[1]); // already settled
     const before = await state(promo);
-    const [p0] = inputs(plain, [70_000n, 70_000n]);
+    const [p0, p1] = inputs(plain, [70_000n, 70_000n]);
     const batch: SettleInput[] = [
-      { ...p0, dropDanglingReferences: true }, // reference checks: settleInTx only
-      inputs(plain, [70_000n, 70_000n])[1], // already settled
+      p1, // already settled
       ...inputs(promo, [70_000n, 70_000n]), // promotional credit to draw from
       { ...p0, generationId: `gen-${randomUUID()}` }, // no such reservation
     ];
@@ -101,9 +100,23 @@ describeEachDatabase('batch settlement', (kind) => {
     const w = await world([100_000n, 200_000n]);
     const before = await state(w);
     const bad = inputs(w, [10n, 20n]);
-    bad[1] = { ...bad[1], usage: usage({ userId: 'no-such-user' }) }; // foreign key violation
+    bad[1] = { ...bad[1], usage: usage({ userId: w.userId, status: 'NO-SUCH-STATUS' as UsageFields['status'] }) }; // not a UsageStatus
     await expect(settleBatch(bad)).rejects.toThrow();
     expect(await state(w)).toEqual(before);
+  });
+
+  it('does not name a user, key or token deleted while the generation ran', async () => {
+    const w = await world([100_000n, 100_000n]);
+    const prisma = await db();
+    await prisma.apiKey.delete({ where: { id: w.keys[1].id } }); // the capped key, used by the second generation
+    const items = inputs(w, [10n, 20n]);
+    items[0] = { ...items[0], usage: { ...items[0].usage, authTokenId: 'no-such-token' } };
+    expect([...(await settleBatch(items))].sort()).toEqual([...w.gens].sort());
+    const records = await prisma.usageRecord.findMany({ where: { id: { in: w.gens } }, select: { id: true, userId: true, apiKeyId: true, authTokenId: true } });
+    expect(records.sort((a, b) => w.gens.indexOf(a.id) - w.gens.indexOf(b.id))).toEqual([
+      { id: w.gens[0], userId: w.userId, apiKeyId: w.keys[0].id, authTokenId: null },
+      { id: w.gens[1], userId: w.userId, apiKeyId: null, authTokenId: null },
+    ]);
   });
 
   // A race needs real concurrency: PGlite runs one transaction at a time, so this case exists on PostgreSQL only.

@@ -102,7 +102,12 @@ const SETTLE_BATCH_SQL = `
     INSERT INTO "UsageRecord" (id, "accountId", "userId", "apiKeyId", "authTokenId", model, provider, "upstreamModel", "upstreamId", "providerKey", attempts, "attemptLog",
       "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros", byok, "providerCostMicros",
       "latencyMs", "ttftMs", "finishReason", status, streamed, "httpStatus", "errorCode", "errorMessage", "httpReferer", "xTitle", "taskId", "requestId")
-    SELECT i.g, i.a, i."userId", i."apiKeyId", i."authTokenId", i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts, i."attemptLog",
+    SELECT i.g, i.a,
+      -- A user, key or token deleted while the generation ran is not named (no foreign keys here: a lookup, no lock).
+      CASE WHEN EXISTS (SELECT 1 FROM "User" x WHERE x.id = i."userId") THEN i."userId" END,
+      CASE WHEN EXISTS (SELECT 1 FROM "ApiKey" x WHERE x.id = i."apiKeyId") THEN i."apiKeyId" END,
+      CASE WHEN EXISTS (SELECT 1 FROM "AuthToken" x WHERE x.id = i."authTokenId") THEN i."authTokenId" END,
+      i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts, i."attemptLog",
       i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros", COALESCE(i.byok, false), i."providerCostMicros",
       i."latencyMs", i."ttftMs", i."finishReason", i.status::"UsageStatus", i.streamed, i."httpStatus", i."errorCode", i."errorMessage", i."httpReferer", i."xTitle", i."taskId", i."requestId"
     FROM done d JOIN input i ON i.g = d."generationId"
@@ -112,7 +117,7 @@ const SETTLE_BATCH_SQL = `
 
 /** Whether settleBatch may take this item (else settleInTx must). */
 export function fastSettleable(input: SettleInput): boolean {
-  return (input.closeAs ?? 'SETTLED') === 'SETTLED' && !input.dropDanglingReferences;
+  return (input.closeAs ?? 'SETTLED') === 'SETTLED';
 }
 
 /**

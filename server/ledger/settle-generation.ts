@@ -56,11 +56,6 @@ export interface SettleInput {
   usage: UsageFields;
   /** Status of the reservation when it is closed (SETTLED normally, EXPIRED by the sweeper). */
   closeAs?: 'SETTLED' | 'EXPIRED';
-  /**
-   * Check that the user, key and token the record names still exist, and drop those that do not (the user
-   * was deleted while the generation ran). Off on the batched hot path; set on retries and by the sweeper.
-   */
-  dropDanglingReferences?: boolean;
 }
 
 export interface SettleResult {
@@ -201,11 +196,11 @@ async function charge(tx: Tx, input: SettleInput, cost: bigint): Promise<void> {
 
 async function usageRecordData(tx: Tx, input: SettleInput, cost: bigint) {
   const data = usageRecordFields(input, cost);
-  if (input.dropDanglingReferences) {
-    if (data.userId && !(await tx.user.findUnique({ where: { id: data.userId }, select: { id: true } }))) data.userId = null;
-    if (data.apiKeyId && !(await tx.apiKey.findUnique({ where: { id: data.apiKeyId }, select: { id: true } }))) data.apiKeyId = null;
-    if (data.authTokenId && !(await tx.authToken.findUnique({ where: { id: data.authTokenId }, select: { id: true } }))) data.authTokenId = null;
-  }
+  // The user, key and token the record names may have been deleted while the generation ran: usage records
+  // carry no foreign keys (migration 20261128103031_hot_path_references), so drop what no longer exists.
+  if (data.userId && !(await tx.user.findUnique({ where: { id: data.userId }, select: { id: true } }))) data.userId = null;
+  if (data.apiKeyId && !(await tx.apiKey.findUnique({ where: { id: data.apiKeyId }, select: { id: true } }))) data.apiKeyId = null;
+  if (data.authTokenId && !(await tx.authToken.findUnique({ where: { id: data.authTokenId }, select: { id: true } }))) data.authTokenId = null;
   return data;
 }
 

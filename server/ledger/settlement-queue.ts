@@ -216,15 +216,15 @@ export class SettlementQueue {
       try {
         if (rest.length) {
           await prisma.$transaction(async (tx) => {
-            for (const p of rest) await settleInTx(tx, p.attempts ? { ...p.input, dropDanglingReferences: true } : p.input);
+            for (const p of rest) await settleInTx(tx, p.input);
           });
         }
         for (const p of rest) done.add(p);
       } catch {
-        // One bad item must not hold the others back: retry them one by one, checking references.
+        // One bad item must not hold the others back: retry them one by one.
         for (const p of rest) {
           try {
-            await prisma.$transaction((tx) => settleInTx(tx, { ...p.input, dropDanglingReferences: true }));
+            await prisma.$transaction((tx) => settleInTx(tx, p.input));
             done.add(p);
           } catch (itemErr) {
             p.attempts++;

@@ -37,7 +37,6 @@ export async function sweepExpiredReservations(now = new Date(), limit = 100): P
         accountId: r.accountId,
         costMicros: 0n,
         closeAs: 'EXPIRED',
-        dropDanglingReferences: true,
         usage: {
           apiKeyId: r.apiKeyId, userId: r.userId, authTokenId: r.authTokenId, model: r.model || 'unknown', provider: r.provider || 'unknown', promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0,
           reasoningTokens: 0, latencyMs: Math.min(now.getTime() - r.createdAt.getTime(), MAX_INT4), status: 'ERROR', streamed: false, errorCode: 'interrupted',
