@@ -98,15 +98,20 @@ const SETTLE_BATCH_SQL = `
     FROM done d JOIN input i ON i.g = d."generationId"
     WHERE d.cost > 0
     RETURNING id
+  ), live AS MATERIALIZED (
+    -- The users, keys and tokens the usage records may name: one deleted while its generation ran is not named
+    -- (these rows carry no foreign keys). A lookup per distinct id, no lock; per row, a hashed set.
+    SELECT 'user' AS kind, id FROM "User" WHERE id IN (SELECT "userId" FROM input)
+    UNION ALL SELECT 'key', id FROM "ApiKey" WHERE id IN (SELECT "apiKeyId" FROM input)
+    UNION ALL SELECT 'token', id FROM "AuthToken" WHERE id IN (SELECT "authTokenId" FROM input)
   ), usage AS (
     INSERT INTO "UsageRecord" (id, "accountId", "userId", "apiKeyId", "authTokenId", model, provider, "upstreamModel", "upstreamId", "providerKey", attempts, "attemptLog",
       "promptTokens", "completionTokens", "cachedTokens", "cacheWriteTokens", "reasoningTokens", "costMicros", "cacheSavingsMicros", "unbilledMicros", byok, "providerCostMicros",
       "latencyMs", "ttftMs", "finishReason", status, streamed, "httpStatus", "errorCode", "errorMessage", "httpReferer", "xTitle", "taskId", "requestId")
     SELECT i.g, i.a,
-      -- A user, key or token deleted while the generation ran is not named (no foreign keys here: a lookup, no lock).
-      CASE WHEN EXISTS (SELECT 1 FROM "User" x WHERE x.id = i."userId") THEN i."userId" END,
-      CASE WHEN EXISTS (SELECT 1 FROM "ApiKey" x WHERE x.id = i."apiKeyId") THEN i."apiKeyId" END,
-      CASE WHEN EXISTS (SELECT 1 FROM "AuthToken" x WHERE x.id = i."authTokenId") THEN i."authTokenId" END,
+      CASE WHEN i."userId" IN (SELECT id FROM live WHERE kind = 'user') THEN i."userId" END,
+      CASE WHEN i."apiKeyId" IN (SELECT id FROM live WHERE kind = 'key') THEN i."apiKeyId" END,
+      CASE WHEN i."authTokenId" IN (SELECT id FROM live WHERE kind = 'token') THEN i."authTokenId" END,
       i.model, i.provider, i."upstreamModel", i."upstreamId", i."providerKey", i.attempts, i."attemptLog",
       i."promptTokens", i."completionTokens", i."cachedTokens", i."cacheWriteTokens", i."reasoningTokens", i.cost, i."cacheSavingsMicros", i."unbilledMicros", COALESCE(i.byok, false), i."providerCostMicros",
       i."latencyMs", i."ttftMs", i."finishReason", i.status::"UsageStatus", i.streamed, i."httpStatus", i."errorCode", i."errorMessage", i."httpReferer", i."xTitle", i."taskId", i."requestId"
