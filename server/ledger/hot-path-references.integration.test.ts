@@ -10,6 +10,7 @@ import { describeEachDatabase } from '@/test/db';
 import { createTestKey, createTestUser, insertUsage } from '@/test/factories';
 import { postLedgerEntry } from './post-ledger-entry';
 import { reserveCredits } from './reserve';
+import { settleGeneration } from './settle-generation';
 
 describeEachDatabase('hot-path rows and their parents', () => {
   it('lock no parent row when written: no foreign key from the chat path rows', async () => {
@@ -54,6 +55,23 @@ describeEachDatabase('hot-path rows and their parents', () => {
       { userId: null, apiKeyId: null },
       { userId: null, apiKeyId: null },
     ]);
+  });
+
+  it('settling one generation at a time (settleInTx) does not name a key or token deleted meanwhile', async () => {
+    const prisma = await db();
+    const u = await createTestUser(5);
+    const accountId = u.user.personal_account_id;
+    const generationId = `gen-${randomUUID()}`;
+    await reserveCredits({ accountId, generationId, amountMicros: 10_000n, apiKey: { id: u.apiKeyId }, userId: u.user.id, model: 'openai/gpt-4o-mini', provider: 'openai' });
+    await prisma.apiKey.delete({ where: { id: u.apiKeyId } });
+    const usage = { userId: u.user.id, apiKeyId: u.apiKeyId, authTokenId: 'no-such-token', model: 'openai/gpt-4o-mini', provider: 'openai', promptTokens: 5, completionTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, latencyMs: 10, status: 'SUCCESS' as const, streamed: false };
+    expect((await settleGeneration({ generationId, accountId, costMicros: 1_000n, usage })).settled).toBe(true);
+    expect(await prisma.usageRecord.findUniqueOrThrow({ where: { id: generationId }, select: { userId: true, apiKeyId: true, authTokenId: true, costMicros: true } })).toEqual({
+      userId: u.user.id,
+      apiKeyId: null,
+      authTokenId: null,
+      costMicros: 1_000n,
+    });
   });
 
   it("a deleted account's reservations, ledger entries and usage records go with it", async () => {
