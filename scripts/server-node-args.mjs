@@ -1,5 +1,8 @@
 // How `npm start`, the benchmark and the end-to-end tests run the production server: `node <these> dist/server.js`.
-//   --enable-source-maps     stack traces in logs point at server/*.ts, not the bundle
+//   (not --enable-source-maps: Node would parse and keep the source map of every module it loads, Next's runtime
+//   and chunks too: ~35 MB of heap, ~20–30 MB of RSS in the embedded server, held for the life of the process;
+//   and Next replaces Error.prepareStackTrace with an unmapped one, so logged stacks were not mapped by it. The
+//   logger maps a stack's frames when it logs one: server/observability/source-mapped-stack.ts.)
 //   --max-semi-space-size=64 (PostgreSQL only) a young generation large enough that a request's short-lived objects
 //                            die there: with V8's default (16 MB) they were promoted under load and old-space
 //                            collections paused the event loop for 10–25 ms, which was the p99 of the chat path at
@@ -19,7 +22,7 @@
 //                            (server/http/idle-collection.ts). Not measured on the embedded database: not set there.
 /** The server's node flags for this environment (the database is chosen by DATABASE_URL, as the server does). */
 export function serverNodeArgs(env = process.env) {
-  return env.DATABASE_URL ? ['--enable-source-maps', '--max-semi-space-size=64', '--heap-growing-percent=100'] : ['--enable-source-maps'];
+  return env.DATABASE_URL ? ['--max-semi-space-size=64', '--heap-growing-percent=100'] : [];
 }
 
 // And with this environment (the caller's own environment wins):

@@ -26,6 +26,7 @@ import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
 import { processRuntime } from '@/server/runtime/process-runtime';
 import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { processLogger } from '@/server/observability/logger';
+import { sourceMappedStack } from '@/server/observability/source-mapped-stack';
 import { handleMetricsRequest, METRICS_PATH } from '@/server/observability/metrics-route';
 import { annotateRequest, logRequest } from '@/server/observability/request-log';
 import { lendRequestTrace, traceRequest } from '@/server/observability/request-trace';
@@ -217,7 +218,7 @@ async function main(e: Env) {
 
 Promise.resolve(start()).catch((err) => {
   console.error('Switchboard failed to start:', err instanceof Error ? err.message : err);
-  if (err instanceof Error && !(err instanceof AppError)) console.error(err.stack);
+  if (err instanceof Error && !(err instanceof AppError) && err.stack) console.error(sourceMappedStack(err.stack));
   process.exit(1);
 });
 

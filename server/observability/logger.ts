@@ -4,6 +4,7 @@
 // code. Never log a key, token, password or prompt text: callers pass ids and names only.
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { env } from '@/server/env';
+import { sourceMappedStack } from './source-mapped-stack';
 
 export type { Logger };
 export type LogFormat = 'json' | 'pretty';
@@ -18,7 +19,14 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const format = options.format ?? 'json';
   const out = options.destination ?? (format === 'pretty' ? prettyStdout() : asyncStdout());
-  return pino({ level: options.level ?? 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, out);
+  return pino({ level: options.level ?? 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: serializeError } }, out);
+}
+
+/** pino's error serializer, with the stack's frames at their place in server/*.ts (source-mapped-stack.ts). */
+function serializeError(err: Error) {
+  const out = pino.stdSerializers.err(err);
+  if (out && typeof out.stack === 'string') out.stack = sourceMappedStack(out.stack);
+  return out;
 }
 
 const GLOBAL_KEY = Symbol.for('switchboard.logger');
