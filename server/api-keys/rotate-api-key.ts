@@ -8,7 +8,7 @@
 // change the id clients manage the key by. Keeping the row makes "same settings, same limits" true by
 // construction: rotation only moves the current hash to previousKeyHash with previousKeyExpiresAt = now +
 // grace, and writes the new hash. Authentication (authenticate-bearer.ts) and the chat path's one admission
-// statement (RESERVE_SQL in server/ledger/reserve.ts) find the row by either hash through two unique indexes
+// statement (RESERVE_SQL in server/ledger/reserve-sql.ts) find the row by either hash through two unique indexes
 // in the same statement — still one round trip — and accept the previous hash only while
 // previousKeyExpiresAt is in the future, so an ended grace period refuses the old secret on its very next
 // request, whichever instance serves it. One previous secret at a time: rotating again ends the earlier

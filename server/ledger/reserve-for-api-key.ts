@@ -2,7 +2,7 @@
 // deleted or expired key fails on the very next request), check that it may use the model, and reserve the
 // worst-case cost against its account and its spend window — the same checks and writes as
 // authenticateBearer followed by reserveCredits, in one round trip instead of two. The rules themselves are
-// reserve.ts's (RESERVE_SQL); this file turns its answer into a principal or the caller's error.
+// reserve-sql.ts's (RESERVE_SQL); this file turns its answer into a principal or the caller's error.
 // KeyAdmissionBatcher (key-admission-batcher.ts) groups the admissions of a busy key into one statement.
 import { AppError } from '@/server/errors';
 import type { Principal } from '@/server/auth/authenticate-bearer';
