@@ -12,17 +12,20 @@
 //                            for the life of the process. In the bench's embedded phases (2026-11-28, the same
 //                            build and machine) the server's RSS at rest after the load phases was 431 MB with
 //                            the 64 MB semi-spaces and 349 MB with V8's default, at the same latencies.
-//   --heap-growing-percent=100 (PostgreSQL only) the old generation may grow to twice what the last full collection
+//   --heap-growing-percent=100 the old generation may grow to twice what the last full collection
 //                            left before the next one. V8 chose its smallest factor (~1.1) for this server: with
 //                            ~75 MB live, a full collection every ~3 s at 500 req/s, each with incremental steps of
 //                            up to 16–28 ms and a final pause of 15–19 ms on the event loop — the p99. Same build and
 //                            machine, 500 req/s, ABAB (2026-11-28): 17 full collections in 15 s and a p99 of 148 /
 //                            118 ms with V8's choice, 5 (the idle collections only) and 24 / 12 ms with this flag.
 //                            The memory it lets grow under load goes back when the server falls idle
-//                            (server/http/idle-collection.ts). Not measured on the embedded database: not set there.
+//                            (server/http/idle-collection.ts). Embedded database too: the bench's embedded phases
+//                            ABAB (2026-11-28, quick runs, same build and machine), added p99 at 1,000 req/s +143 /
+//                            +335 ms without, +56 / +52 ms with; at 500 req/s +170 / +188 against +109 / +136 ms; RSS
+//                            at rest 333 / 325 against 343 / 320 MB; CPU per request the same.
 /** The server's node flags for this environment (the database is chosen by DATABASE_URL, as the server does). */
 export function serverNodeArgs(env = process.env) {
-  return env.DATABASE_URL ? ['--max-semi-space-size=64', '--heap-growing-percent=100'] : [];
+  return env.DATABASE_URL ? ['--max-semi-space-size=64', '--heap-growing-percent=100'] : ['--heap-growing-percent=100'];
 }
 
 // And with this environment (the caller's own environment wins):
