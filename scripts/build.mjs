@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { prismaWasmFile } from './prisma-wasm-file.mjs';
 
 const t0 = Date.now();
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
@@ -25,6 +26,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   tsconfig: 'tsconfig.json',
+  plugins: [prismaWasmFile('dist')],
   banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
 });
 console.log(`✓ Build finished in ${((Date.now() - t0) / 1000).toFixed(0)}s`);

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['app', 'components', 'server', 'proxy.ts', 'prisma/schema.prisma', 'next.config.mjs', 'tailwind.config.ts', 'package-lock.json'];
+const SOURCES = ['app', 'components', 'server', 'proxy.ts', 'prisma/schema.prisma', 'next.config.mjs', 'tailwind.config.ts', 'package-lock.json', 'scripts/build.mjs', 'scripts/prisma-wasm-file.mjs'];
 const SKIP = new Set(['node_modules', 'generated', '__fixtures__']);
 
 function newest(p) {
