@@ -29,8 +29,9 @@ describe('sourceMappedStack', () => {
     expect(frame).not.toContain('bundle.js');
   });
 
-  it('leaves frames without a map, and text that is not a frame, as they are', () => {
-    const stack = 'Error: x\n    at native (node:internal/process/task_queues:95:5)\n    at /no/such/file.js:1:2\nnot a frame';
+  it("leaves frames without a map, dependencies' frames, and text that is not a frame, as they are", () => {
+    const next = path.resolve('node_modules/next/dist/compiled/next-server/app-page.runtime.prod.js'); // has a .map
+    const stack = `Error: x\n    at native (node:internal/process/task_queues:95:5)\n    at /no/such/file.js:1:2\n    at render (${next}:2:100)\nnot a frame`;
     expect(sourceMappedStack(stack)).toBe(stack);
   });
 

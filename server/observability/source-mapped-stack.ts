@@ -2,8 +2,8 @@
 // Node's flag parses and keeps the source map of every module that has one as it loads: with Next's runtime and
 // chunks that was ~35 MB of the server's heap (~20–30 MB of RSS), held for the life of the process. And once Next
 // is loaded it replaces Error.prepareStackTrace with an unmapped one, so `err.stack` (what the logs print) was not
-// mapped anyway. Here a stack is mapped when it is logged: each frame whose file has a `.map` beside it is looked
-// up in that map (Node's own parser, node:module's SourceMap), which is read on the first error that needs it.
+// mapped anyway. Here a stack is mapped when it is logged: each frame of our code (not node_modules) whose file has
+// a `.map` beside it is looked up in that map (node:module's SourceMap), read on the first error that needs it.
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
@@ -34,6 +34,8 @@ export function sourceMappedStack(stack: string): string {
       const m = FRAME.exec(line);
       if (!m) return line;
       const file = m[2]!.startsWith('file://') ? new URL(m[2]!).pathname : m[2]!;
+      // Our code only: a dependency's map (Next's runtime: 4 MB of JSON) would stay in memory after one error.
+      if (file.includes('/node_modules/')) return line;
       const map = mapFor(file);
       const entry = map?.findEntry(Number(m[3]) - 1, Number(m[4]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
       if (!entry?.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined) return line;
