@@ -4,7 +4,7 @@
 // is loaded it replaces Error.prepareStackTrace with an unmapped one, so `err.stack` (what the logs print) was not
 // mapped anyway. Here a stack is mapped when it is logged: each frame of our code (not node_modules) whose file has
 // a `.map` beside it is looked up in that map (node:module's SourceMap), read on the first error that needs it.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
 
@@ -15,11 +15,10 @@ const FRAME = /^(\s+at (?:.*? \()?)((?:file:\/\/)?\/[^():]+\.js):(\d+):(\d+)(\)?
 function mapFor(file: string): SourceMap | null {
   let map = maps.get(file);
   if (map !== undefined) return map;
-  map = null;
   try {
-    if (existsSync(`${file}.map`)) map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload);
+    map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload);
   } catch {
-    map = null; // an unreadable map leaves the frame as it is
+    map = null; // no map, or an unreadable one: the frame stays as it is
   }
   maps.set(file, map);
   return map;
