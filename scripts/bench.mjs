@@ -30,7 +30,8 @@
 //      BENCH_OBSERVABILITY=off (every phase but 7 with metrics and request logs off: LOG_LEVEL=silent, METRICS_ENABLED=0).
 // CPU pinning (2+ cores, taskset available): the server on CPU 1; mock, load driver, wrk and the bench database's
 // PostgreSQL backends (or embedded PGlite's thread) on CPU 0. Process handling is in scripts/bench/processes.mjs,
-// databases in scripts/bench/databases.mjs, the load tools in scripts/bench/load-tools.mjs, the report in scripts/bench/report.mjs.
+// databases in scripts/bench/databases.mjs, the load tools in scripts/bench/load-tools.mjs, phases 4–6 in
+// scripts/bench/stream-phases.mjs, the report in scripts/bench/report.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -38,7 +39,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { busyOthers, cleanUpOnSignals, cleanupAll, freePort, PIN, PIN_PG, pinDbThread, pinPgBackends, rssKB, sleep, startProcess, stopProcess, waitHttp } from './bench/processes.mjs';
 import { ADMIN_URL, createDatabase, dbEnv, dropDatabase, mintKey, redact } from './bench/databases.mjs';
-import { errCount, load, nonStreamResult, sweep, wrk } from './bench/load-tools.mjs';
+import { load, nonStreamResult, sweep, wrk } from './bench/load-tools.mjs';
+import { FRESH_AFTER_S, freshPhase, MEM_STREAMS, memoryPhase, STREAMS, streamPhase } from './bench/stream-phases.mjs';
 import { f, table } from './bench/report.mjs';
 import { OBSERVABILITY_OFF_ENV, observabilityCost, observabilityMode } from './bench/observability.mjs';
 import { workersSaturation } from './bench/workers.mjs';
@@ -69,10 +71,6 @@ try {
 const C = QUICK
   ? { rates: [200, 500, 1000], nsDur: 3, nsWarm: 1, rounds: 1, wrkSecs: 4, sweepSecs: 3, streamDur: 5, streamWarm: 1, streamRounds: 1, memDur: 8 }
   : { rates: [200, 500, 1000], nsDur: 6, nsWarm: 2, rounds: 2, wrkSecs: 8, sweepSecs: 4, streamDur: 10, streamWarm: 2, streamRounds: 2, memDur: 12 };
-const STREAMS = 200;
-const MEM_STREAMS = 1000;
-/** The fresh-server phase's stream load starts this long after the server was started. */
-const FRESH_AFTER_S = 10;
 const MOCK_NONSTREAM = ['--ttft', '0', '--itl', '0', '--tokens', '32', '--bytes', '256'];
 const MOCK_STREAM = ['--ttft', '50', '--itl', '20', '--tokens', '50', '--bytes', '1024']; // ~1 s streams, 50 chunks
 const MOCK_MEM = ['--ttft', '200', '--itl', '200', '--tokens', '40', '--bytes', '1024']; // ~8 s streams: they stay open
@@ -208,8 +206,6 @@ async function benchDatabase(kind) {
     const T = ['--target', direct, '--target', sb];
     const W = () => watchArgs(server, db);
     const nonStream = (label, rate, file) => load(OUT, label, [...T, ...W(), '--rate', String(rate), '--duration', String(C.nsDur), '--warmup', String(C.nsWarm), '--rounds', String(C.rounds)], file);
-    const streams = (label, targets, file, { warmup = C.streamWarm, rounds = C.streamRounds } = {}) =>
-      load(OUT, label, [...targets, ...W(), '--stream', '--concurrency', String(STREAMS), '--ramp', '2', '--duration', String(C.streamDur), '--warmup', String(warmup), '--rounds', String(rounds)], file);
 
     // 1. non-streaming open loop
     if (PHASES.has('nonstream')) {
@@ -253,71 +249,17 @@ async function benchDatabase(kind) {
       alive();
     }
 
-    // 4. streaming, 200 concurrent streams; then the server's memory at rest after all of the above
+    // 4–6. streaming, a fresh server's TTFT, memory per open stream (scripts/bench/stream-phases.mjs); between
+    // 4 and 5 the server's memory at rest after all of the above
+    const ctx = { out: OUT, kind, C, T, direct, sb, W, server, startServer, alive };
     await startMock(MOCK_STREAM, 'stream');
-    if (PHASES.has('stream')) {
-      const j = await streams(`${kind} stream ${STREAMS} concurrent`, T, `${kind}-stream-${STREAMS}.json`);
-      alive();
-      const d = j.targets.direct;
-      const s = j.targets.switchboard;
-      result.stream = {
-        direct: { ttftP50: d.ttft.p50, ttftP99: d.ttft.p99, passP50: d.pass.p50, passP99: d.pass.p99, streams: d.ok, errors: errCount(d) },
-        switchboard: { ttftP50: s.ttft.p50, ttftP99: s.ttft.p99, passP50: s.pass.p50, passP99: s.pass.p99, streams: s.ok, errors: errCount(s), cpuUsPerStream: s.watch.switchboard?.cpuUsPerReq },
-        addedTtftP50: s.ttft.p50 - d.ttft.p50,
-        addedTtftP99: s.ttft.p99 - d.ttft.p99,
-        addedPassP50: s.pass.p50 - d.pass.p50,
-        addedPassP99: s.pass.p99 - d.pass.p99,
-      };
-    }
+    if (PHASES.has('stream')) result.stream = await streamPhase(ctx);
     await sleep(2_000);
     result.rssAfterMB = rssKB(server.child.pid) / 1024;
     console.log(`  server RSS at rest after the load phases: ${f(result.rssAfterMB, 0)} MB`);
-
-    // 5. a fresh server: started FRESH_AFTER_S before the stream load, which is measured from its first stream
-    // (Switchboard only: a direct phase first would give the server that time to settle). Compared with the
-    // direct TTFT of phase 4 (same mock, same load), or measured here when phase 4 did not run.
-    if (PHASES.has('fresh')) {
-      const directTtft = result.stream?.direct.ttftP50 ?? (await streams(`${kind} stream direct (for the fresh server)`, ['--target', direct], `${kind}-stream-direct.json`, { rounds: 1 })).targets.direct.ttft.p50;
-      await stopProcess(server.child);
-      await startServer();
-      await sleep(server.startedAt + FRESH_AFTER_S * 1000 - Date.now());
-      const startedS = (Date.now() - server.startedAt) / 1000;
-      // No redo of a noisy phase here: the redo would run on a server that is no longer fresh.
-      const s = (await streams(`${kind} stream ${STREAMS} concurrent, server started ${startedS.toFixed(1)} s earlier`, ['--target', sb, '--noise-retries', '0'], `${kind}-stream-fresh.json`, { warmup: 0, rounds: 1 })).targets.switchboard;
-      alive();
-      result.fresh = { startedS, ttftP50: s.ttft.p50, ttftP99: s.ttft.p99, directTtftP50: directTtft, addedTtftP50: s.ttft.p50 - directTtft, streams: s.ok, errors: errCount(s) };
-    }
-
-    // 6. memory with 1,000 concurrent open streams (long streams, so they stay open together), on a fresh
-    // server: one that just ran the saturation phases keeps a grown heap, which would hide what streams cost.
+    if (PHASES.has('fresh')) result.fresh = await freshPhase(ctx, result.stream?.direct.ttftP50);
     await startMock(MOCK_MEM, 'mem');
-    if (PHASES.has('memory')) {
-      await stopProcess(server.child);
-      await startServer();
-      const child = server.child;
-      // warm-up: a few streams, so code paths are loaded and compiled before the baseline is taken
-      await load(OUT, `${kind} memory warm-up`, ['--target', sb, '--stream', '--concurrency', '20', '--duration', '2', '--warmup', '0', '--rounds', '1', '--quiet'], `${kind}-memory-warmup.json`);
-      await sleep(2_000);
-      const before = rssKB(child.pid);
-      let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssKB(child.pid) || 0)), 100);
-      const j = await load(OUT, `${kind} memory ${MEM_STREAMS} open streams`, ['--target', sb, ...W(), '--stream', '--concurrency', String(MEM_STREAMS), '--ramp', '3', '--duration', String(C.memDur), '--warmup', '0', '--rounds', '1'], `${kind}-memory-${MEM_STREAMS}.json`);
-      clearInterval(sampler);
-      alive();
-      const s = j.targets.switchboard;
-      result.memory = {
-        streams: MEM_STREAMS,
-        maxInFlight: s.maxInflight,
-        completed: s.ok,
-        errors: errCount(s),
-        rssBeforeMB: before / 1024,
-        rssPeakMB: peak / 1024,
-        kbPerStream: (peak - before) / Math.max(1, Math.min(MEM_STREAMS, s.maxInflight)),
-        ttftP50: s.ttft.p50,
-        ttftP99: s.ttft.p99,
-      };
-      console.log(`  memory: RSS ${(before / 1024).toFixed(0)} MB at rest -> peak ${(peak / 1024).toFixed(0)} MB with ${s.maxInflight} streams open: ${result.memory.kbPerStream.toFixed(0)} KB per stream`);
-    }
+    if (PHASES.has('memory')) result.memory = await memoryPhase(ctx);
 
     // 7. metrics + request logs on vs off: CPU per chat request (a fresh server per leg, its env switched)
     if (PHASES.has('observability')) {
