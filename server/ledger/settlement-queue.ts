@@ -68,6 +68,9 @@ export class SettlementQueue {
   private refusals: { record: RefusalRecord; attempts: number }[] = [];
   private refusalsDropped = 0;
 
+  /** @param intervalMs how long a settlement waits for others to join its batch (tests lengthen it, to decide when flushes run). */
+  constructor(private readonly intervalMs = INTERVAL_MS) {}
+
   /** Settlements queued and not yet committed. */
   pending(): number {
     return this.queue.length;
@@ -78,7 +81,7 @@ export class SettlementQueue {
     return new Promise((resolve) => {
       this.queue.push({ input, attempts: 0, notBefore: 0, resolve });
       if (this.queue.length >= BATCH) void this.flush();
-      else this.schedule(INTERVAL_MS);
+      else this.schedule(this.intervalMs);
     });
   }
 
@@ -92,7 +95,7 @@ export class SettlementQueue {
       return;
     }
     this.refusals.push({ record, attempts: 0 });
-    this.schedule(INTERVAL_MS);
+    this.schedule(this.intervalMs);
   }
 
   /**
@@ -165,7 +168,7 @@ export class SettlementQueue {
     if (this.queue.length >= BATCH) return 0;
     let soonest = Infinity;
     for (const p of this.queue) if (p.notBefore < soonest) soonest = p.notBefore;
-    return Math.max(INTERVAL_MS, soonest - Date.now());
+    return Math.max(this.intervalMs, soonest - Date.now());
   }
 
   /**
