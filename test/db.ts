@@ -33,6 +33,10 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
   await c.query(`CREATE DATABASE ${name}`);
+  // A statement stuck on a lock, or a transaction left open, fails the test with PostgreSQL's own message
+  // instead of hanging it to its timeout with nothing said (no test waits on a lock for this long).
+  await c.query(`ALTER DATABASE ${name} SET lock_timeout = '20s'`);
+  await c.query(`ALTER DATABASE ${name} SET idle_in_transaction_session_timeout = '60s'`);
   await c.end();
   const u = new URL(admin);
   u.pathname = '/' + name;

@@ -3,7 +3,9 @@
 // should do, and a snapshot of the account's invariants read back from the database in one query.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import pg from 'pg';
 import { db } from '@/server/db';
+import { rawEnv } from '@/server/env';
 import { grantCredits } from '@/server/ledger/balance';
 import { reserveCredits } from '@/server/ledger/reserve';
 import { settleGeneration, type UsageFields } from '@/server/ledger/settle-generation';
@@ -78,8 +80,52 @@ export const settleCost = (g: Gen, percent: number) => (g.micros * BigInt(percen
 
 export type Outcome = { admitted?: boolean; gen?: Gen };
 
+/** An operation not finished after this long fails its run, saying what the database was doing (no hang). */
+const OP_DEADLINE_MS = 30_000;
+
+const show = (op: Op) => JSON.stringify(op, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+
 /** Runs one operation through the services. Only a 402 at admission is an expected failure. */
 export async function runOp(s: Subject, op: Op): Promise<Outcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => void describeStuck(op).then((what) => reject(new Error(what))), OP_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([runOpNow(s, op), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * What a stuck operation was waiting for: the settlement queue, and on PostgreSQL every connection of this
+ * process's test databases (state, wait, blockers, statement), read over a connection of its own.
+ */
+async function describeStuck(op: Op): Promise<string> {
+  const lines = [`ledger op ${show(op)} did not finish within ${OP_DEADLINE_MS / 1000} s`, `settlements queued: ${settlements.pending()}`];
+  const admin = rawEnv('TEST_DATABASE_URL');
+  if (admin) {
+    const c = new pg.Client({ connectionString: admin });
+    try {
+      await c.connect();
+      const { rows } = await c.query(
+        `SELECT pid, state, wait_event_type, wait_event, pg_blocking_pids(pid) AS blocked_by,
+           round(extract(epoch FROM now() - xact_start)::numeric, 1) AS xact_s, left(query, 300) AS query
+         FROM pg_stat_activity WHERE datname LIKE $1 ORDER BY pid`,
+        [`sb_test_${process.pid}_%`],
+      );
+      for (const r of rows) lines.push(JSON.stringify(r));
+    } catch (err) {
+      lines.push(`pg_stat_activity not read: ${(err as Error).message}`);
+    } finally {
+      await c.end().catch(() => {});
+    }
+  }
+  return lines.join('\n');
+}
+
+async function runOpNow(s: Subject, op: Op): Promise<Outcome> {
   switch (op.t) {
     case 'grant':
       await grantCredits({ accountId: s.accountId, amountMicros: op.micros, kind: 'PURCHASE', idempotencyKey: `p:${randomUUID()}` });
