@@ -1,17 +1,19 @@
 // Credit leases through real HTTP (ledger/credit-leases.ts): a busy account's requests are admitted against
 // this process's lease without an account or key hold, every charge is still exact, and what the lease held
 // goes back to the account when it is returned, released at shutdown, or swept after its process died.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createApiKey } from '@/server/api-keys/create-api-key';
 import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { db } from '@/server/db';
+import { grantCredits } from '@/server/ledger/balance';
 import { IDLE_MS, sweepExpiredLeases } from '@/server/ledger/credit-leases';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, replay, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
 const body = JSON.stringify({ model: 'openai/gpt-4o-mini', stream: false, messages: [{ role: 'user', content: 'hi' }] });
 
-describeEachDatabase('credit leases', () => {
+describeEachDatabase('credit leases', (kind) => {
   let h: GatewayHarness;
 
   beforeAll(async () => {
@@ -123,6 +125,37 @@ describeEachDatabase('credit leases', () => {
     const a = await account(accountId);
     expect(a.reservedMicros).toBe(0n);
     expect(a.paidMicros).toBe(10_000_000n - (await charged(accountId)));
+  });
+
+  // PostgreSQL only: the embedded database runs one statement at a time on its one connection, so there the
+  // lease's return always commits before the next request's admission statement runs.
+  it.runIf(kind === 'postgres')('a request refused for credit while an idle lease goes back waits for it and is admitted, not answered 402', async () => {
+    const { user, key } = await fundedUser(10);
+    const accountId = user.personal_account_id;
+    await untilDrawn(key, accountId);
+    await h.runtime.settlements.drain();
+    const [lease] = await liveLeases(accountId);
+    // All the account can still spend is in the lease: refund the rest.
+    const a = await account(accountId);
+    await grantCredits({ accountId, amountMicros: -(a.paidMicros - a.reservedMicros), kind: 'REFUND', idempotencyKey: `refund:${randomUUID()}` });
+    const prisma = await db();
+    let answer!: Promise<Response>;
+    let idleReturn!: Promise<void>;
+    // The lease's row is held, so its return (already out of this process's memory) waits in the database
+    // while the request is decided per request, against an account still holding the lease.
+    await prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "CreditLease" WHERE id = ${lease.id} FOR UPDATE`;
+      idleReturn = h.runtime.leases.credit.returnIdle(Date.now() + IDLE_MS + 1);
+      answer = post(key);
+      await new Promise((r) => setTimeout(r, 500));
+    }, { timeout: 10_000 });
+    expect((await answer).status).toBe(200);
+    await idleReturn;
+    await h.runtime.settlements.drain();
+    expect(await liveLeases(accountId)).toHaveLength(0);
+    const after = await account(accountId);
+    expect(after.reservedMicros).toBe(0n);
+    expect(after.paidMicros).toBe(10_000_000n - (a.paidMicros - a.reservedMicros) - (await charged(accountId)));
   });
 
   it('shutdown returns every lease', async () => {

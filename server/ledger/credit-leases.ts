@@ -129,6 +129,12 @@ export class CreditLeases {
   private readonly byAccount = new Map<string, Lease>();
   /** Unsettled draws by generation. */
   private readonly draws = new Map<string, Lease>();
+  /**
+   * Returns in flight by account (an idle lease, or a top-up that landed after its lease was forgotten): the
+   * lease is no longer in byAccount but the account still holds its amount until the statement commits, so a
+   * refusal for credit meanwhile waits for it (giveBack) rather than answer 402 to an account that can pay.
+   */
+  private readonly returning = new Map<string, Promise<void>>();
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private lastRenewal = 0;
@@ -234,7 +240,7 @@ export class CreditLeases {
     for (const l of [...this.byAccount.values()]) {
       if (now - l.lastDrawAt < IDLE_MS || l.inFlight > 0 || l.toppingUp) continue;
       this.byAccount.delete(l.accountId);
-      if (l.live) await this.returnAll(l);
+      if (l.live) await this.tracked(l.accountId, this.returnAll(l));
     }
   }
 
@@ -245,7 +251,12 @@ export class CreditLeases {
    */
   async giveBack(accountId: string): Promise<boolean> {
     const l = this.byAccount.get(accountId);
-    if (!l) return false;
+    if (!l) {
+      const back = this.returning.get(accountId);
+      if (!back) return false;
+      await back;
+      return true;
+    }
     await l.toppingUp;
     l.cooldownUntil = Date.now() + COOLDOWN_MS; // close to its limit: no new lease for a while
     if (!l.live || l.remaining <= 0n) return false;
@@ -270,7 +281,7 @@ export class CreditLeases {
     await Promise.all([...this.byAccount.values()].map((l) => l.toppingUp));
     for (const l of [...this.byAccount.values()]) {
       this.byAccount.delete(l.accountId);
-      if (l.live) await this.returnAll(l);
+      if (l.live) await this.tracked(l.accountId, this.returnAll(l));
     }
   }
 
@@ -301,6 +312,15 @@ export class CreditLeases {
     }
   }
 
+  /** `work` (a return of the account's credit) is what a refusal for credit on the account waits for until it ends. */
+  private tracked(accountId: string, work: Promise<void>): Promise<void> {
+    const p = work.finally(() => {
+      if (this.returning.get(accountId) === p) this.returning.delete(accountId);
+    });
+    this.returning.set(accountId, p);
+    return p;
+  }
+
   private async returnAll(l: Lease): Promise<void> {
     try {
       await releaseLease(l.id);
@@ -328,7 +348,7 @@ export class CreditLeases {
           l.lastDrawAt = Date.now();
           this.startTimer();
         } else if (take > 0n) {
-          await releaseLease(l.id); // forgotten meanwhile (shutdown, idle): give it back at once
+          await this.tracked(l.accountId, this.returnAll(l)); // forgotten meanwhile (shutdown, idle): give it back at once
         } else {
           l.cooldownUntil = Date.now() + COOLDOWN_MS;
         }
