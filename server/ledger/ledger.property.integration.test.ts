@@ -49,6 +49,11 @@ const reserveBurstArb: fc.Arbitrary<Op[]> = fc.array(
 const groupArb: fc.Arbitrary<Op[]> = fc.oneof(fc.array(opArb, { minLength: 1, maxLength: 6 }), reserveBurstArb);
 const onlyAdds = (group: Op[]) => group.every((op) => op.t === 'reserve' || op.t === 'grant' || op.t === 'promo');
 
+// A failure found late (or shrinking through many database runs) stops after 150 s with fast-check's own
+// report (counterexample so far, seed, path), not at the test's 180 s timeout with nothing said; a run that
+// has not reached numRuns by then fails too.
+const inTime = { plugins: [fc.interruptAfterTimeLimit(150_000, { failOnInterrupt: true })] };
+
 describeEachDatabase('ledger properties', () => {
   /** Runs `ops` on a new subject, checking each outcome against the model and the invariants after each. */
   async function checkAgainstModel(setup: { floor: bigint; keyLimit: bigint | null; opening: bigint }, generated: Op[]): Promise<void> {
@@ -82,7 +87,7 @@ describeEachDatabase('ledger properties', () => {
   }
 
   it('every operation does what the model predicts; the invariants hold after each', { timeout: 180_000 }, async () => {
-    await fc.assert(fc.asyncProperty(setupArb, fc.array(opArb, { minLength: 1, maxLength: 25 }), checkAgainstModel), { numRuns: 30 });
+    await fc.assert(fc.asyncProperty(setupArb, fc.array(opArb, { minLength: 1, maxLength: 25 }), checkAgainstModel), { numRuns: 30, ...inTime });
   });
 
   // A busy account with a key without a limit: its requests are drawn from this process's credit lease
@@ -97,7 +102,7 @@ describeEachDatabase('ledger properties', () => {
       { weight: 2, arbitrary: opArb.filter((op) => op.t !== 'settle' && op.t !== 'reserve') },
     );
     const leaseSetup = fc.record({ floor: fc.constantFrom(0n, 400_000n), keyLimit: fc.constant(null), opening: fc.bigInt({ min: 2_000_000n, max: 60_000_000n }) });
-    await fc.assert(fc.asyncProperty(leaseSetup, fc.array(leaseOpArb, { minLength: 5, maxLength: 40 }), checkAgainstModel), { numRuns: 20 });
+    await fc.assert(fc.asyncProperty(leaseSetup, fc.array(leaseOpArb, { minLength: 5, maxLength: 40 }), checkAgainstModel), { numRuns: 20, ...inTime });
   });
 
   it('concurrent interleavings keep the ledger conserved and admission within the floor', { timeout: 180_000 }, async () => {
@@ -125,7 +130,7 @@ describeEachDatabase('ledger properties', () => {
           await cleanUp(s);
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 25, ...inTime },
     );
   });
 });
