@@ -250,25 +250,23 @@ export class CreditLeases {
    * retry sees the account as it would be without leases. Returns whether anything went back.
    */
   async giveBack(accountId: string): Promise<boolean> {
+    // A lease on its way back (its successor may already be in byAccount): the refusal saw it still held.
+    const returning = this.returning.get(accountId);
+    if (returning) await returning;
     const l = this.byAccount.get(accountId);
-    if (!l) {
-      const back = this.returning.get(accountId);
-      if (!back) return false;
-      await back;
-      return true;
-    }
+    if (!l) return !!returning;
     await l.toppingUp;
     l.cooldownUntil = Date.now() + COOLDOWN_MS; // close to its limit: no new lease for a while
-    if (!l.live || l.remaining <= 0n) return false;
+    if (!l.live || l.remaining <= 0n) return !!returning;
     const amount = l.remaining;
     l.remaining = 0n;
     try {
       const { rows } = await (await database()).sql.query<{ back: string | null }>(RETURN_SQL, [l.id, amount.toString(), false, ts(new Date())], { name: 'sb_lease_return' });
-      return BigInt(rows[0]?.back ?? '0') > 0n;
+      return BigInt(rows[0]?.back ?? '0') > 0n || !!returning;
     } catch (err) {
       // Still in the lease: it goes back with the whole lease (idle return, shutdown, or the sweeper).
       console.error('credit lease: giving credit back failed:', (err as Error).message);
-      return false;
+      return !!returning;
     }
   }
 
