@@ -4,6 +4,7 @@
 // with its batches (settlement-queue.ts), so recording a refusal costs the chat path no database round trip.
 // Unlike settlements they are not journaled: a crash may lose the last few, which only an activity log reads.
 import { db } from '@/server/db';
+import { storableText, storableTextOrNull } from './storable-text';
 
 export interface RefusalRecord {
   id: string;
@@ -29,20 +30,23 @@ export interface RefusalRecord {
 /** A refusal is given up after this many failed writes (it is not money; the log says so). */
 export const REFUSAL_WRITE_ATTEMPTS = 3;
 
-const clip = (s: string | null, n: number) => (s == null ? null : s.slice(0, n));
-
+/**
+ * The row as written: every text value made storable (storable-text.ts) and bounded. The model, the headers
+ * and our error message quoting the body are the client's text: a NUL in any of them made PostgreSQL refuse
+ * the row, so the refusal was retried and given up, lost from the activity log.
+ */
 function toRow(r: RefusalRecord) {
   return {
     ...r,
-    model: r.model.slice(0, 200),
-    provider: r.provider.slice(0, 100),
+    model: storableText(r.model, 200),
+    provider: storableText(r.provider, 100),
     status: 'REFUSED' as const,
-    errorCode: r.errorCode.slice(0, 100),
-    errorMessage: r.errorMessage.slice(0, 1000),
-    httpReferer: clip(r.httpReferer, 500),
-    xTitle: clip(r.xTitle, 200),
-    taskId: clip(r.taskId, 200),
-    requestId: r.requestId.slice(0, 100),
+    errorCode: storableText(r.errorCode, 100),
+    errorMessage: storableText(r.errorMessage, 1000),
+    httpReferer: storableTextOrNull(r.httpReferer, 500),
+    xTitle: storableTextOrNull(r.xTitle, 200),
+    taskId: storableTextOrNull(r.taskId, 200),
+    requestId: storableText(r.requestId, 100),
   };
 }
 

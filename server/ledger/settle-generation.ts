@@ -7,6 +7,7 @@
 import { db } from '@/server/db';
 import { postLedgerEntry, type Tx } from './post-ledger-entry';
 import { newRowId } from './reserve';
+import { storableText, storableTextOrNull } from './storable-text';
 
 export interface UsageFields {
   userId?: string | null;
@@ -63,8 +64,8 @@ export interface SettleResult {
   costMicros: bigint;
 }
 
-/** Truncates to the column's sensible size; absent → null (an update must clear what the sweeper wrote). */
-const clip = (s: string | null | undefined, n: number) => (s == null ? null : s.slice(0, n));
+/** Storable (no NUL, storable-text.ts) and bounded to the column's sensible size; absent → null (an update must clear what the sweeper wrote). */
+const clip = storableTextOrNull;
 
 export async function settleGeneration(input: SettleInput): Promise<SettleResult> {
   const prisma = await db();
@@ -210,7 +211,12 @@ async function usageRecordData(tx: Tx, input: SettleInput, cost: bigint) {
   return data;
 }
 
-/** The usage record of a settled generation, every column clipped to its size (also the batch path's input). */
+/**
+ * The usage record of a settled generation, every text column storable and clipped to its size (also the batch
+ * path's input). An upstream's error message or response id may hold a NUL (one quoting the client's text back)
+ * or a lone surrogate: unstored, the batch statement failed (jsonb) and then the item's own transaction, retried
+ * for ever with its reservation held.
+ */
 export function usageRecordFields(input: SettleInput, cost: bigint) {
   const u = input.usage;
   return {
@@ -219,9 +225,9 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     userId: u.userId ?? null,
     apiKeyId: u.apiKeyId ?? null,
     authTokenId: u.authTokenId ?? null,
-    model: u.model,
-    provider: u.provider,
-    upstreamModel: u.upstreamModel ?? '',
+    model: storableText(u.model, 200),
+    provider: storableText(u.provider, 100),
+    upstreamModel: storableText(u.upstreamModel ?? '', 200),
     upstreamId: clip(u.upstreamId, 200),
     providerKey: clip(u.providerKey, 100),
     attempts: u.attempts ?? 0,
@@ -239,7 +245,7 @@ export function usageRecordFields(input: SettleInput, cost: bigint) {
     providerCostMicros: u.providerCostMicros ?? null,
     latencyMs: u.latencyMs,
     ttftMs: u.ttftMs ?? null,
-    finishReason: u.finishReason ?? null,
+    finishReason: clip(u.finishReason, 100),
     status: u.status,
     streamed: u.streamed,
     httpStatus: u.httpStatus ?? null,
