@@ -201,5 +201,10 @@ describeEachDatabase('admin console API', () => {
     for (const bad of ['group_by=user', 'from=yesterday', 'from=2020-04-01T00:00:00Z&to=2020-03-01T00:00:00Z']) {
       expect((await call('GET', `/admin/usage?${bad}`, operator.token)).status, bad).toBe(400);
     }
+    // An early `to` alone: the default `from` (30 days before) stops at 0001-01-01 instead of a 500 on year 0.
+    const early = await call('GET', '/admin/usage?to=0001-01-02', operator.token);
+    expect(early.status).toBe(200);
+    expect(early.body.totals).toMatchObject({ requests: 0 });
+    expect((await call('GET', '/admin/usage?to=0001-01-01', operator.token)).status).toBe(400);
   });
 });

@@ -8,7 +8,7 @@ import { db, Prisma } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { parseWith } from '@/server/http/api-route';
 import { microsToUsd } from '@/server/ledger/money';
-import { coercedInstant } from '@/server/validation/fields';
+import { coercedInstant, EARLIEST_TO_MESSAGE, MIN_INSTANT_MS } from '@/server/validation/fields';
 
 const DAY_MS = 86_400_000;
 
@@ -32,8 +32,9 @@ interface Row {
 export async function adminUsage(raw: unknown, now = new Date()) {
   const q = parseWith(adminUsageQuerySchema, raw);
   const to = q.to ?? now;
-  const from = q.from ?? new Date(to.getTime() - 30 * DAY_MS);
-  if (from >= to) throw new AppError('bad_request', '`from` must be before `to`');
+  // The default span stops at the earliest time there is (0001-01-01), never year 0 (PostgreSQL's 500).
+  const from = q.from ?? new Date(Math.max(MIN_INSTANT_MS, to.getTime() - 30 * DAY_MS));
+  if (from >= to) throw new AppError('bad_request', q.from ? '`from` must be before `to`' : EARLIEST_TO_MESSAGE);
   const col = GROUP_COLUMN[q.group_by];
   const prisma = await db();
   const rows = await prisma.$queryRaw<Row[]>`

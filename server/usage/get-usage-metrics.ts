@@ -6,7 +6,7 @@
 //   cache savings   = UsageRecord.cacheSavingsMicros: what cached tokens would have cost at the full price
 //   latency, ttft   = p50/p95 over successful generations (ttft: those that produced a first token)
 import { z } from 'zod';
-import { isoInstant, safeString } from '@/server/validation/fields';
+import { EARLIEST_TO_MESSAGE, isoInstant, MIN_INSTANT_MS, safeString } from '@/server/validation/fields';
 import { db, Prisma } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { microsToUsd } from '@/server/ledger/money';
@@ -93,8 +93,10 @@ export type UsageStats = ReturnType<typeof toStats>;
 export async function getUsageMetrics(p: { scope: UsageScope; query: MetricsQuery; now?: Date }) {
   const { interval } = p.query;
   const to = p.query.to ?? p.now ?? new Date();
-  const from = p.query.from ?? new Date(to.getTime() - (interval === 'hour' ? 24 * HOUR : 30 * 24 * HOUR));
-  if (from.getTime() >= to.getTime()) throw new AppError('bad_request', 'from must be before to');
+  // The default span stops at the earliest time there is (0001-01-01): `to=0001-01-02` alone went to year 0,
+  // which PostgreSQL cannot hold (a 500).
+  const from = p.query.from ?? new Date(Math.max(MIN_INSTANT_MS, to.getTime() - (interval === 'hour' ? 24 * HOUR : 30 * 24 * HOUR)));
+  if (from.getTime() >= to.getTime()) throw new AppError('bad_request', p.query.from ? 'from must be before to' : EARLIEST_TO_MESSAGE);
   const buckets = Math.ceil((to.getTime() - from.getTime()) / (interval === 'hour' ? HOUR : 24 * HOUR));
   if (buckets > MAX_BUCKETS[interval]) {
     throw new AppError('bad_request', `The range holds ${buckets} ${interval}s; at most ${MAX_BUCKETS[interval]} are allowed. Narrow from/to or use a larger interval.`);

@@ -123,4 +123,18 @@ describeEachDatabase('REST organization metrics', () => {
     expect((await get('from=2026-01-01&to=2026-03-01&interval=hour', owner.key)).status).toBe(400);
     expect((await get('interval=minute', owner.key)).status).toBe(400);
   });
+
+  it('an early `to` alone: the default `from` stops at 0001-01-01 instead of a 500 on year 0', async () => {
+    for (const [qs, buckets] of [['to=0001-01-02', 1], ['to=0001-01-01T05:00:00Z&interval=hour', 5], ['to=0001-01-31', 30]] as const) {
+      const { status, body } = await get(qs, owner.key);
+      expect(status, qs).toBe(200);
+      expect(body.from, qs).toBe('0001-01-01T00:00:00.000Z');
+      expect(body.series, qs).toHaveLength(buckets);
+      expect(body.totals.requests, qs).toBe(0);
+    }
+    // Nothing can come before the earliest time: a range that would be empty is refused, saying why.
+    const earliest = await get('to=0001-01-01', owner.key);
+    expect(earliest.status).toBe(400);
+    expect(earliest.body.error.message).toMatch(/to.*after 0001-01-01/);
+  });
 });

@@ -31,6 +31,9 @@ export function isRepresentableInstant(d: Date): boolean {
 
 const rangeMessage = 'must be a time between 0001-01-01 and 9999-12-31';
 
+/** A range whose `from` defaults to a span before `to` (never before MIN_INSTANT_MS) is empty when `to` is the earliest instant. */
+export const EARLIEST_TO_MESSAGE = '`to` must be after 0001-01-01T00:00:00Z, the earliest time there is (a default `from` never goes before it)';
+
 /**
  * A stored instant as ISO text for a response, or null when it cannot be represented (a row written before
  * these checks existed reads back as an Invalid Date): one bad row must never fail a whole listing.
