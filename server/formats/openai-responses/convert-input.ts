@@ -23,7 +23,8 @@ function convertPart(part: ResponsesContentPart, where: string): ContentPart {
       return { type: 'text', text: part.refusal };
     case 'input_image':
       if (!part.image_url) throw new AppError('bad_request', `${where}: input_image needs image_url (a URL or a data URL); file_id is not supported`);
-      return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
+      // 'original' (full resolution, OpenAI's newest models) is 'high' to the others: their most detailed.
+      return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail === 'original' ? 'high' : part.detail } : {}) } };
     case 'input_file':
       if (part.file_url) throw new AppError('bad_request', `${where}: input_file with file_url is not supported; send file_data`);
       return { type: 'file', file: { ...(part.filename ? { filename: part.filename } : {}), ...(part.file_data ? { file_data: part.file_data } : {}), ...(part.file_id ? { file_id: part.file_id } : {}) } };

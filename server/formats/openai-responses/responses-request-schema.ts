@@ -4,9 +4,12 @@
 // stream true, include ["reasoning.encrypted_content"], prompt_cache_key, text). Unknown fields are ignored.
 // Item and tool types we cannot translate (hosted tools, item references…) are accepted: an OpenAI endpoint
 // gets them in the client's own body; other models do without them (see convert-input.ts). Custom tools are
-// translated to function tools for other models (custom-tools.ts).
+// translated to function tools for other models (custom-tools.ts). Item and tool types we translate are held
+// to their own schemas: a wrong field is a 400 naming it (input.0.content), never an unchecked object for the
+// converters.
 import { z } from 'zod';
 import { boundedJsonObject } from '@/server/validation/fields';
+import { customToolSchema } from './custom-tools';
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string() });
 const outputText = z.object({ type: z.literal('output_text'), text: z.string() });
@@ -15,7 +18,7 @@ const inputImage = z.object({
   type: z.literal('input_image'),
   image_url: z.string().min(1).nullish(),
   file_id: z.string().nullish(),
-  detail: z.enum(['auto', 'low', 'high']).nullish(),
+  detail: z.enum(['auto', 'low', 'high', 'original']).nullish(),
 });
 const inputFile = z.object({
   type: z.literal('input_file'),
@@ -28,11 +31,16 @@ const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal
   error: (iss) => (iss.code === 'invalid_union' ? 'Unsupported content part: use input_text, input_image, input_file or output_text' : undefined),
 });
 export type ResponsesContentPart = z.output<typeof contentPart>;
+/** A message's content or a call's output: text, or parts. */
+const contentOf = (field: string) =>
+  z.union([z.string(), z.array(contentPart)], {
+    error: (iss) => (iss.code === 'invalid_union' ? `${field} must be a string or an array of content parts (input_text, input_image, input_file, output_text, refusal)` : undefined),
+  });
 
 const messageItem = z.object({
   type: z.literal('message'),
   role: z.enum(['user', 'assistant', 'system', 'developer'], { error: 'role must be one of user, assistant, system, developer' }),
-  content: z.union([z.string(), z.array(contentPart)]),
+  content: contentOf('content'),
   id: z.string().nullish(),
 });
 const functionCallItem = z.object({
@@ -45,7 +53,7 @@ const functionCallItem = z.object({
 const functionCallOutputItem = z.object({
   type: z.literal('function_call_output'),
   call_id: z.string().min(1, 'function_call_output items need call_id'),
-  output: z.union([z.string(), z.array(contentPart)]),
+  output: contentOf('output'),
 });
 /** A custom (freeform) tool's call and its output (custom-tools.ts). */
 const customToolCallItem = z.object({
@@ -58,7 +66,7 @@ const customToolCallItem = z.object({
 const customToolCallOutputItem = z.object({
   type: z.literal('custom_tool_call_output'),
   call_id: z.string().min(1, 'custom_tool_call_output items need call_id'),
-  output: z.union([z.string(), z.array(contentPart)]),
+  output: contentOf('output'),
 });
 const reasoningItem = z.object({
   type: z.literal('reasoning'),
@@ -66,13 +74,32 @@ const reasoningItem = z.object({
   summary: z.array(z.object({ type: z.string().optional(), text: z.string() })).default([]),
   encrypted_content: z.string().nullish(),
 });
-/** Any other item (web_search_call, item_reference…): kept for OpenAI, skipped elsewhere. */
-const otherItem = z.looseObject({ type: z.string() });
 
-/** An item; a message may leave `type` out (EasyInputMessage). */
+/**
+ * `known` (a discriminated union on `type`) for the types it names, and any other object with a string `type`
+ * as it is (kept for OpenAI, skipped elsewhere). An object of a known type is held to its own schema before the
+ * union sees it, so that one failing it is a 400 with that schema's issues, path and all (input.0.content: …):
+ * the union alone would let it pass as "other", unchecked (a converter then met a number where it expects
+ * text), or report only "Invalid input". The issues are marked non-fatal so that an enclosing union (input: a
+ * string or items) reports them too, rather than its own "Invalid input".
+ */
+function knownOrOther<Known extends z.ZodDiscriminatedUnion<readonly z.ZodObject<{ type: z.ZodLiteral<string> }>[], 'type'>>(known: Known) {
+  const types = new Set<unknown>(known.options.map((option) => option.shape.type.value));
+  return z.preprocess(
+    (value, ctx) => {
+      if (typeof value !== 'object' || value === null || !types.has((value as { type?: unknown }).type)) return value;
+      const checked = known.safeParse(value);
+      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path, continue: true });
+      return value;
+    },
+    z.union([known, z.looseObject({ type: z.string() })]),
+  );
+}
+
+/** An item; a message may leave `type` out (EasyInputMessage). Other types (web_search_call, item_reference…) pass as they are. */
 const inputItem = z.preprocess(
   (v) => (typeof v === 'object' && v !== null && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
-  z.union([z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, customToolCallItem, customToolCallOutputItem, reasoningItem]), otherItem]),
+  knownOrOther(z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, customToolCallItem, customToolCallOutputItem, reasoningItem])),
 );
 export type ResponsesInputItem = z.output<typeof inputItem>;
 
@@ -85,7 +112,24 @@ const functionTool = z.object({
   parameters: boundedJsonObject().nullish(),
   strict: z.boolean().nullish(),
 });
-const tool = z.union([functionTool, z.looseObject({ type: z.string() })]);
+/** Function and custom tools are checked; hosted ones (web_search…) pass as they are, for OpenAI. */
+const tool = knownOrOther(z.discriminatedUnion('type', [functionTool, customToolSchema]));
+
+/** Every form of OpenAI's tool_choice (openai-node ResponseCreateParams.tool_choice). */
+const HOSTED_TOOL_CHOICES = ['file_search', 'web_search_preview', 'web_search_preview_2025_03_11', 'computer', 'computer_use_preview', 'computer_use', 'code_interpreter', 'image_generation', 'apply_patch', 'shell', 'programmatic_tool_calling'] as const;
+const toolChoice = z.union(
+  [
+    z.enum(['none', 'auto', 'required']),
+    z.object({ type: z.enum(['function', 'custom']), name: z.string().min(1) }),
+    z.looseObject({ type: z.literal('allowed_tools'), mode: z.enum(['auto', 'required']), tools: z.array(z.looseObject({ type: z.string() })) }),
+    z.looseObject({ type: z.literal('mcp'), server_label: z.string() }),
+    z.looseObject({ type: z.enum(HOSTED_TOOL_CHOICES) }),
+  ],
+  {
+    error: (iss) =>
+      iss.code === 'invalid_union' ? 'tool_choice must be "none", "auto", "required", {"type": "function" or "custom", "name": …}, allowed_tools, mcp or a hosted tool type' : undefined,
+  },
+);
 
 const textFormat = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }),
@@ -95,10 +139,14 @@ const textFormat = z.discriminatedUnion('type', [
 
 export const responsesRequestSchema = z.object({
   model: z.string({ error: 'model is required, e.g. "openai/gpt-6.2-sol"' }).min(1, 'model is required').max(256),
-  input: z.union([z.string(), z.array(inputItem).max(MAX_INPUT_ITEMS, `at most ${MAX_INPUT_ITEMS} input items`)], { error: 'input must be a string or an array of items' }).optional(),
+  input: z
+    .union([z.string(), z.array(inputItem).max(MAX_INPUT_ITEMS, `at most ${MAX_INPUT_ITEMS} input items`)], {
+      error: (iss) => (iss.code === 'invalid_union' ? 'input must be a string or an array of items (objects with a type, or a role for a message)' : undefined),
+    })
+    .optional(),
   instructions: z.string().nullish(),
   tools: z.array(tool).max(512).optional(),
-  tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) }), z.looseObject({ type: z.string() })]).optional(),
+  tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullish(),
   reasoning: z
     .object({
