@@ -6,9 +6,9 @@
 // gets them in the client's own body; other models do without them (see convert-input.ts). Custom tools are
 // translated to function tools for other models (custom-tools.ts). Item and tool types we translate are held
 // to their own schemas: a wrong field is a 400 naming it (input.0.content), never an unchecked object for the
-// converters.
+// converters. With `store: true` nothing a stored response cannot hold (NUL, a lone surrogate) is accepted.
 import { z } from 'zod';
-import { boundedJsonObject } from '@/server/validation/fields';
+import { boundedJsonObject, safeString } from '@/server/validation/fields';
 import { customToolSchema } from './custom-tools';
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string() });
@@ -137,6 +137,27 @@ const textFormat = z.discriminatedUnion('type', [
   z.object({ type: z.literal('json_schema'), name: z.string().min(1).max(64), schema: boundedJsonObject(), strict: z.boolean().nullish(), description: z.string().nullish() }),
 ]);
 
+// NUL, a high surrogate not followed by a low one, a low surrogate not preceded by a high one.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path of the first string (value or key) PostgreSQL's jsonb cannot hold; walked without recursion. */
+function unstorablePath(value: unknown): PropertyKey[] | undefined {
+  const stack: [unknown, PropertyKey[]][] = [[value, []]];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return path;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...path, i]]); // popped in order
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v);
+      if (entries.some(([key]) => UNSTORABLE.test(key))) return path;
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], [...path, entries[i]![0]]]);
+    }
+  }
+  return undefined;
+}
+
 export const responsesRequestSchema = z.object({
   model: z.string({ error: 'model is required, e.g. "openai/gpt-6.2-sol"' }).min(1, 'model is required').max(256),
   input: z
@@ -162,10 +183,16 @@ export const responsesRequestSchema = z.object({
   stream: z.boolean().default(false),
   /** OpenAI's default: responses are kept unless the client says otherwise. */
   store: z.boolean().nullish().transform((v) => v ?? true),
-  previous_response_id: z.string().min(1).max(200).nullish(),
-  metadata: z.record(z.string().max(64), z.string().max(512)).nullish(),
-  prompt_cache_key: z.string().max(1024).nullish(),
-  user: z.string().max(256).nullish(),
+  /** Looked up in the database whatever `store` says. */
+  previous_response_id: safeString().min(1).max(200).nullish(),
+  metadata: z.record(safeString().max(64), safeString().max(512)).nullish(),
+  prompt_cache_key: safeString().max(1024).nullish(),
+  user: safeString().max(256).nullish(),
+}).superRefine((request, ctx) => {
+  // Stored (as jsonb) with the response: PostgreSQL refuses the whole row for one such character.
+  if (!request.store) return;
+  const path = unstorablePath(request);
+  if (path) ctx.addIssue({ code: 'custom', path, message: 'must not contain NUL (\\u0000) characters or unpaired surrogates when store is true (a stored response cannot hold them); send store: false' });
 });
 
 export type ResponsesRequest = z.output<typeof responsesRequestSchema>;

@@ -1,7 +1,10 @@
 // What POST /api/v1/responses refuses, through HTTP (switchboard/echo, no upstream): a known item or tool type
 // with a wrongly typed field is a 400 naming the field (it once passed as an "other" item and the converters
-// threw: a 500), and unknown item types still pass. Errors are OpenAI's shape: {"error": {message, type, param, code}}.
+// threw: a 500), unknown item types still pass, and a stored response's text and the previous_response_id lookup
+// hold nothing PostgreSQL refuses (NUL once failed the lookup with a 500, and silently failed the store). Errors
+// are OpenAI's shape: {"error": {message, type, param, code}}.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { db } from '@/server/db';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
@@ -87,6 +90,34 @@ describeEachDatabase('what /responses refuses', () => {
       const res = await post({ model: MODEL, input, tools, tool_choice, store: false });
       expect({ tool_choice, status: res.status }).toEqual({ tool_choice, status: 200 });
     }
+  });
+
+  it('NUL: previous_response_id is a 400 whatever store says; with store true nothing PostgreSQL refuses is accepted', async () => {
+    for (const store of [true, false]) await expectBadRequest({ model: MODEL, input: 'hi', store, previous_response_id: 'resp_\u0000' }, /^previous_response_id$/);
+    for (const field of ['user', 'prompt_cache_key']) await expectBadRequest({ model: MODEL, input: 'hi', store: false, [field]: 'a\u0000' }, new RegExp(`^${field}$`));
+    await expectBadRequest({ model: MODEL, input: 'hi', store: false, metadata: { k: 'v\u0000' } }, /^metadata\.k$/);
+
+    const toolTurn = (output: string) => [{ role: 'user', content: 'hi' }, { type: 'function_call', call_id: 'c', name: 'cat', arguments: '{}' }, { type: 'function_call_output', call_id: 'c', output }];
+    // Stored: the conversation and the request's settings. The 400 says how to go on (store: false).
+    const stored: [Record<string, unknown>, RegExp][] = [
+      [{ input: 'x\u0000' }, /^input$/],
+      [{ input: [{ role: 'user', content: [{ type: 'input_text', text: 'x\u0000' }] }] }, /^input\.0\.content\.0\.text$/],
+      [{ input: toolTurn('bin\u0000ary') }, /^input\.2\.output$/],
+      [{ input: 'hi', instructions: 'Be \u0000brief.' }, /^instructions$/],
+      [{ input: [{ role: 'user', content: 'hi' }, { type: 'web_search_call', id: 'ws\u0000' }] }, /^input\.1\.id$/],
+      [{ input: 'lone \ud83d surrogate' }, /^input$/],
+    ];
+    for (const [body, param] of stored) {
+      const error = await expectBadRequest({ model: MODEL, ...body }, param);
+      expect(error.message).toContain('store: false');
+    }
+    // Not stored, the same request is answered (nothing reaches the database), and an emoji is no lone surrogate.
+    const unstored = await post({ model: MODEL, input: toolTurn('bin\u0000ary'), store: false });
+    expect(unstored.status).toBe(200);
+    const emoji = await post({ model: MODEL, input: 'héllo 😀' });
+    expect(emoji.status).toBe(200);
+    const { id } = await emoji.json();
+    expect(await (await db()).storedResponse.findUnique({ where: { id }, select: { id: true } })).toEqual({ id });
   });
 
 });
