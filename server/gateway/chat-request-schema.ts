@@ -78,7 +78,7 @@ const message = z.discriminatedUnion(
 const effort = z.enum(['minimal', 'low', 'medium', 'high']);
 
 export const chatRequestSchema = z.object({
-  model: z.string({ error: 'model is required, e.g. "openai/gpt-4o-mini"' }).min(1, 'model is required').max(256),
+  model: z.string({ error: 'model is required, e.g. "openai/gpt-4o-mini"' }).min(1, 'model is required').max(256, 'model must be at most 256 characters'),
   messages: z
     .array(message, { error: 'messages is required and must be an array' })
     .min(1, 'messages must not be empty')

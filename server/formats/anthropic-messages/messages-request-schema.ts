@@ -90,7 +90,7 @@ const thinking = z.discriminatedUnion('type', [
 ]);
 
 const fields = {
-  model: z.string({ error: 'model is required, e.g. "claude-sonnet-4-5" or "anthropic/claude-sonnet-4.5"' }).min(1).max(256),
+  model: z.string({ error: 'model is required, e.g. "claude-sonnet-4-5" or "anthropic/claude-sonnet-4.5"' }).min(1).max(256, 'model must be at most 256 characters'),
   messages: z.array(message, { error: 'messages is required and must be an array' }).min(1, 'messages must not be empty').max(MAX_MESSAGES),
   system: z.union([z.string(), z.array(textBlock)]).optional(),
   stop_sequences: z.array(z.string()).max(16).optional(),

@@ -25,7 +25,7 @@ export const openaiResponsesFormat: WireFormat = {
   afterAdmission(req, principal) {
     const state = responsesStateOf(req);
     // Someone else's response answers exactly as a missing one: its existence is not told.
-    if (state?.previousOwner !== undefined && state.previousOwner !== principal.accountId) throw responseNotFound(state.request.previous_response_id!);
+    if (state?.previousOwner !== undefined && state.previousOwner !== principal.accountId) throw responseNotFound(state.request.previous_response_id!, 'previous_response_id');
   },
   async beforeFinal(ctx, principal, answer: FinalAnswer) {
     const state = responsesStateOf(ctx.req);

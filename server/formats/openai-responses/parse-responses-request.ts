@@ -72,14 +72,20 @@ export async function parseResponsesRequest(json: Record<string, unknown>): Prom
   if (request.previous_response_id) {
     // The one read this format adds, only for a request that continues a stored response.
     const previous = await findStoredResponse(request.previous_response_id);
-    if (!previous) throw responseNotFound(request.previous_response_id);
+    if (!previous) throw responseNotFound(request.previous_response_id, 'previous_response_id');
     previousOwner = previous.accountId;
     conversation = [...previous.input, ...(previous.output as ResponsesInputItem[]), ...own];
   }
 
+  const messages = convertInput(request.instructions, conversation);
+  if (messages.length === 0) {
+    // Only items a chat model has no use for (hosted-tool calls, item references, reasoning alone).
+    const types = [...new Set(conversation.map((item) => item.type))].join(', ');
+    throw new AppError('bad_request', `input needs a message, a call or a call output: items of type ${types} alone give the model nothing to answer`, { param: 'input' });
+  }
   const chat = {
     model: request.model,
-    messages: convertInput(request.instructions, conversation),
+    messages,
     stream: request.stream,
     ...(request.temperature != null ? { temperature: request.temperature } : {}),
     ...(request.top_p != null ? { top_p: request.top_p } : {}),

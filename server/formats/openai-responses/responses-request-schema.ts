@@ -159,7 +159,7 @@ function unstorablePath(value: unknown): PropertyKey[] | undefined {
 }
 
 export const responsesRequestSchema = z.object({
-  model: z.string({ error: 'model is required, e.g. "openai/gpt-6.2-sol"' }).min(1, 'model is required').max(256),
+  model: z.string({ error: 'model is required, e.g. "openai/gpt-6.2-sol"' }).min(1, 'model is required').max(256, 'model must be at most 256 characters'),
   input: z
     .union([z.string(), z.array(inputItem).max(MAX_INPUT_ITEMS, `at most ${MAX_INPUT_ITEMS} input items`)], {
       error: (iss) => (iss.code === 'invalid_union' ? 'input must be a string or an array of items (objects with a type, or a role for a message)' : undefined),

@@ -1,9 +1,10 @@
 // What POST /api/v1/responses refuses, through HTTP (switchboard/echo, no upstream): a known item or tool type
 // with a wrongly typed field is a 400 naming the field (it once passed as an "other" item and the converters
-// threw: a 500), unknown item types still pass, and a stored response's text and the previous_response_id lookup
-// hold nothing PostgreSQL refuses (NUL once failed the lookup with a 500, and silently failed the store). Errors
-// are OpenAI's shape: {"error": {message, type, param, code}}.
+// threw: a 500), unknown item types still pass, a stored response's text and the previous_response_id lookup
+// hold nothing PostgreSQL refuses (NUL once failed the lookup with a 500, and silently failed the store), and the
+// messages say what is wrong in this API's terms. Errors are OpenAI's shape: {"error": {message, type, param, code}}.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DELETE, GET } from '@/app/api/v1/responses/[id]/route';
 import { db } from '@/server/db';
 import { describeEachDatabase } from '@/test/db';
 import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
@@ -92,6 +93,17 @@ describeEachDatabase('what /responses refuses', () => {
     }
   });
 
+  it('input with no item a model can answer says so in terms of input, not messages', async () => {
+    for (const input of [[{ type: 'web_search_call', id: 'ws_1', status: 'completed' }], [{ type: 'item_reference', id: 'msg_1' }], [{ type: 'reasoning', summary: [] }]]) {
+      const error = await (await post({ model: MODEL, input, store: false })).json();
+      expect(error.error).toMatchObject({ type: 'invalid_request_error', param: 'input', code: 'bad_request' });
+      expect(error.error.message).toContain(`items of type ${input[0]!.type}`);
+      expect(error.error.message).not.toContain('messages');
+    }
+    const empty = await (await post({ model: MODEL, input: [] })).json();
+    expect(empty.error).toMatchObject({ param: 'input', message: expect.stringContaining('input is required') });
+  });
+
   it('NUL: previous_response_id is a 400 whatever store says; with store true nothing PostgreSQL refuses is accepted', async () => {
     for (const store of [true, false]) await expectBadRequest({ model: MODEL, input: 'hi', store, previous_response_id: 'resp_\u0000' }, /^previous_response_id$/);
     for (const field of ['user', 'prompt_cache_key']) await expectBadRequest({ model: MODEL, input: 'hi', store: false, [field]: 'a\u0000' }, new RegExp(`^${field}$`));
@@ -120,4 +132,27 @@ describeEachDatabase('what /responses refuses', () => {
     expect(await (await db()).storedResponse.findUnique({ where: { id }, select: { id: true } })).toEqual({ id });
   });
 
+  it('a missing response on GET and DELETE /responses/{id} names no param; on previous_response_id it does', async () => {
+    const headers = { authorization: `Bearer ${key}` };
+    for (const [handler, method] of [[GET, 'GET'], [DELETE, 'DELETE']] as const) {
+      const res = await handler(new Request(`${h.baseUrl}/responses/resp_missing`, { method, headers }), { params: Promise.resolve({ id: 'resp_missing' }) });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: { message: "Response with id 'resp_missing' not found.", type: 'invalid_request_error', param: null, code: 'not_found' } });
+    }
+    const continued = await post({ model: MODEL, input: 'hi', previous_response_id: 'resp_missing' });
+    expect(continued.status).toBe(404);
+    expect((await continued.json()).error.param).toBe('previous_response_id');
+  });
+
+  it('a model id over 256 characters is refused with the limit, on /responses, /chat/completions and /messages', async () => {
+    const model = `openai/${'x'.repeat(300)}`;
+    const error = await expectBadRequest({ model, input: 'hi' }, /^model$/);
+    expect(error.message).toBe('model: model must be at most 256 characters');
+    const chat = await post({ model, messages: [{ role: 'user', content: 'hi' }] }, '/chat/completions');
+    expect(chat.status).toBe(400);
+    expect(JSON.stringify(await chat.json())).toContain('model must be at most 256 characters');
+    const messages = await post({ model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, '/messages');
+    expect(messages.status).toBe(400);
+    expect(JSON.stringify(await messages.json())).toContain('model must be at most 256 characters');
+  });
 });

@@ -19,8 +19,11 @@ export interface StoredResponseRecord {
   response: Record<string, unknown>;
 }
 
-/** The same answer for a missing, expired or foreign id: whether someone else's exists is not told. */
-export const responseNotFound = (id: string) => new AppError('not_found', `Response with id '${id}' not found.`, { param: 'previous_response_id' });
+/**
+ * The same answer for a missing, expired or foreign id: whether someone else's exists is not told. `param` names
+ * the body field that held the id (previous_response_id); for the id in the path (GET/DELETE) there is none.
+ */
+export const responseNotFound = (id: string, param?: 'previous_response_id') => new AppError('not_found', `Response with id '${id}' not found.`, param ? { param } : {});
 
 export async function saveStoredResponse(input: {
   id: string;
