@@ -7,6 +7,7 @@ import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/a
 import { refusedPrincipalOf } from '@/server/auth/refused-principal';
 import { hashSecret, isWellFormedSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
+import { contentCodingsOf, decodeBody, gatewayCodingOrThrow } from '@/server/http/read-body';
 import { newGenerationId } from '@/server/http/request-id';
 import { reserveCredits, type AccountPolicy, type ReservationCandidate } from '@/server/ledger/reserve';
 import type { ChatRequest } from '@/server/providers/types';
@@ -69,7 +70,9 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
   const token = authenticated ? null : bearerFromHeader(authorizationHeader(t));
   if (token && isWellFormedSecret(token, TOKEN_PREFIX.apiKey)) {
     const declared = Number(t.header('content-length'));
-    if (Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX) return admitApiKey(rt, t, format, token, trace);
+    // Not a compressed body: 256 KiB of gzip may decode to the full limit, for a client not yet authenticated.
+    const early = Number.isInteger(declared) && declared >= 0 && declared <= EARLY_BODY_MAX && contentCodingsOf(t.header('content-encoding')).length === 0;
+    if (early) return admitApiKey(rt, t, format, token, trace);
   }
 
   const principal = authenticated ?? (await authenticateBearer(authorizationHeader(t)));
@@ -278,11 +281,17 @@ async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, author
   return { req, model, route: { candidates, req, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined, trace: t.trace } };
 }
 
-/** The request body as a JSON object: 415 for another content type, 413 over the limit, 400 for anything but an object. */
-export async function readJsonObject(t: ChatTransport): Promise<Record<string, unknown>> {
+/**
+ * The request body as a JSON object: 415 for another content type or a content coding we do not decode, 413
+ * over the limit (the decoded size for a gzip, deflate or br body), 400 for anything but an object. Used by
+ * every gateway route (chat, messages, responses, embeddings, count_tokens).
+ */
+export async function readJsonObject(t: Pick<ChatTransport, 'header' | 'readBody'>): Promise<Record<string, unknown>> {
   const ct = t.header('content-type');
   if (ct && !/^application\/(json|[\w.+-]*\+json)\b/i.test(ct)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
-  const raw = await t.readBody(MAX_BODY_BYTES);
+  const coding = gatewayCodingOrThrow(t.header('content-encoding'));
+  const received = await t.readBody(MAX_BODY_BYTES);
+  const raw = coding ? await decodeBody(received, coding, MAX_BODY_BYTES) : received;
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));

@@ -2,7 +2,7 @@
 // Production serves the same handler on the node:http fast path (server/main.ts); what Next serves in
 // production (the console playground's chat) and everything under `next dev` comes this way.
 import type { Principal } from '@/server/auth/authenticate-bearer';
-import { AppError } from '@/server/errors';
+import { bodyTooLargeError } from '@/server/http/read-body';
 import { routeHandlerTrace } from '@/server/observability/request-trace';
 import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
@@ -32,9 +32,7 @@ export function serveWithTransport(rt: Pick<Runtime, 'tracing'>, request: Reques
       header: (name) => request.headers.get(name) ?? undefined,
       async readBody(limit) {
         const buf = Buffer.from(await request.arrayBuffer());
-        if (buf.length > limit) {
-          throw new AppError('payload_too_large', `Request body is larger than the limit of ${Math.round(limit / 1_000_000)} MB`);
-        }
+        if (buf.length > limit) throw bodyTooLargeError(limit);
         return buf;
       },
       signal: clientGone.signal,

@@ -1,10 +1,11 @@
 // Limits the production server (server/main.ts) applies to every request it hands to Next (REST under
-// /api/v1, tRPC, next-auth, webhooks, pages and server actions). The chat fast path reads its own body with
-// its own 25 MB cap (read-body.ts). Stalled bodies are Node's: `requestTimeout` answers 408 and closes a
-// connection whose request has not fully arrived in time, while responses (streams) may run as long as
-// they need.
+// /api/v1, tRPC, next-auth, webhooks, pages and server actions). The gateway's fast path reads its own body
+// with its own 25 MiB cap and decodes gzip, deflate and br bodies (read-body.ts, gateway/admit.ts). Stalled
+// bodies are Node's: `requestTimeout` answers 408 and closes a connection whose request has not fully arrived
+// in time, while responses (streams) may run as long as they need.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '@/server/errors';
+import { bodyTooLargeError, contentCodingsOf, unsupportedCodingError } from './read-body';
 import { sendNodeError } from './node-response';
 
 /** Bodies Next receives: JSON, forms and webhook events are small; 1 MiB is Next's own server-action limit. */
@@ -13,22 +14,33 @@ export const NEXT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Time a client has to deliver its headers and whole body (not the response: streams run for minutes). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
-function tooLarge(limit: number, headers: Record<string, string> = {}): AppError {
-  return new AppError('payload_too_large', `Request body is larger than the limit of ${Math.round(limit / 1024)} KB`, { limit_bytes: limit }, headers);
+/**
+ * Next reads bodies as they come: a compressed one would reach a route handler, a webhook's signature check
+ * or a server action as bytes that are not what they claim (gzip read as JSON: "Malformed JSON"; plain JSON
+ * labelled gzip: accepted as if the label were not there). Bodies for Next are small, so none may be coded:
+ * 415 with Accept-Encoding: identity (RFC 9110 §15.5.16). A request without a body (GET) is not refused.
+ */
+function unsupportedCoding(req: IncomingMessage): AppError | null {
+  const codings = contentCodingsOf(req.headers['content-encoding']);
+  if (codings.length === 0) return null;
+  const declared = Number(req.headers['content-length']);
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0);
+  return hasBody ? unsupportedCodingError(codings.join(', '), 'identity') : null;
 }
 
 /**
  * Enforces `limit` on the body while it is read, never after buffering. A declared Content-Length over the
- * limit is refused before Next runs: answered at once when the connection stays open, else when the upload
- * ends. A chunked body is counted as the HTTP parser delivers it (by wrapping `req.push`, so Next still
+ * limit, or a body with a Content-Encoding (unsupportedCoding), is refused before Next runs: answered at once
+ * when the connection stays open, else when the upload ends. A chunked body is counted as the HTTP parser delivers it (by wrapping `req.push`, so Next still
  * reads the stream itself); from the byte that goes over nothing more reaches Next, and the 413 goes out
  * when the upload ends. The rest is always drained unread (requestTimeout bounds that): a socket closed
  * under a client still uploading loses it the answer (EPIPE). Returns false when refused up front.
  */
 export function limitBody(req: IncomingMessage, res: ServerResponse, limit: number, requestId: string): boolean {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    const refuse = () => sendNodeError(res, tooLarge(limit), requestId);
+  const refusal = unsupportedCoding(req) ?? (Number.isFinite(declared) && declared > limit ? bodyTooLargeError(limit) : null);
+  if (refusal) {
+    const refuse = () => sendNodeError(res, refusal, requestId);
     if (/\bclose\b/i.test(String(req.headers.connection ?? ''))) req.once('end', refuse);
     else refuse();
     req.resume();
@@ -49,7 +61,7 @@ export function limitBody(req: IncomingMessage, res: ServerResponse, limit: numb
     // body, its answer stands and the request simply ends.
     if (chunk === null) {
       if (res.headersSent) return push(null);
-      sendNodeError(res, tooLarge(limit, { connection: 'close' }), requestId);
+      sendNodeError(res, bodyTooLargeError(limit, { connection: 'close' }), requestId);
     }
     return true; // keep the parser reading: the rest is drained, never buffered
   };

@@ -134,7 +134,11 @@ describeEachDatabase('Claude Code through /api/v1/messages', () => {
     const unauthorized = await fetch(countUrl, { method: 'POST', headers: { 'x-api-key': 'nope' }, body: JSON.stringify(body) });
     expect(unauthorized.status).toBe(401);
     expect(await unauthorized.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
-    const unknown = await fetch(countUrl, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify({ ...body, model: 'no/such-model' }) });
+    // As /messages: the credential is checked before the body (fetch labels a string body text/plain), and a
+    // body that is not labelled JSON is a 415.
+    const unlabelled = await fetch(countUrl, { method: 'POST', headers: { 'x-api-key': key }, body: JSON.stringify(body) });
+    expect(unlabelled.status).toBe(415);
+    const unknown = await fetch(countUrl, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, model: 'no/such-model' }) });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
   });

@@ -18,7 +18,8 @@ import { parseCountTokensRequest } from './messages-request-schema';
 export interface CountTokensInput {
   /** `Authorization` (or `x-api-key` as a Bearer value: admit.ts authorizationHeader). */
   authorization: string | undefined;
-  body: unknown;
+  /** The body as /messages reads it (admit.ts readJsonObject), read once the caller is authenticated. */
+  readBody(): Promise<Record<string, unknown>>;
   /** The client's `anthropic-beta` and `anthropic-version` headers, forwarded to Anthropic. */
   beta?: string;
   version?: string;
@@ -33,8 +34,8 @@ const GENERATION_ONLY = ['max_tokens', 'stream', 'temperature', 'top_p', 'top_k'
 export async function countMessageTokens(rt: Runtime, input: CountTokensInput): Promise<{ input_tokens: number }> {
   const principal = await authenticateBearer(input.authorization);
   await rt.rateLimiter.check(principal.apiKey?.id ?? `user:${principal.userId}`);
-  if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body)) throw new AppError('bad_request', 'The request body must be a JSON object');
-  const body = input.body as Record<string, unknown>;
+  // In /messages' order: 401 and 429 before anything is said about the body (415, 413, 400).
+  const body = await input.readBody();
   const req = convertMessagesRequest(parseCountTokensRequest(body), body, { beta: input.beta, version: input.version });
 
   await rt.routing.ready;

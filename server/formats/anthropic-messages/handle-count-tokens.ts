@@ -1,11 +1,9 @@
 // The edges of POST /api/v1/messages/count_tokens: node:http (server/main.ts, before Next, so the gateway's
-// 25 MB body limit applies: Claude Code counts whole conversations) and a Next route handler (next dev).
+// 25 MiB body limit applies: Claude Code counts whole conversations) and a Next route handler (next dev).
 // Not a generation: nothing is reserved or charged. Answers and errors in Anthropic's shape.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError } from '@/server/errors';
-import { authorizationHeader } from '@/server/gateway/admit';
-import { MAX_BODY_BYTES } from '@/server/gateway/chat-request-schema';
-import { readNodeBody } from '@/server/http/read-body';
+import { authorizationHeader, readJsonObject } from '@/server/gateway/admit';
+import { bodyTooLargeError, readNodeBody } from '@/server/http/read-body';
 import { newRequestId } from '@/server/http/request-id';
 import { requestTraceOf, routeHandlerTrace, type RequestTrace } from '@/server/observability/request-trace';
 import type { Runtime } from '@/server/runtime/runtime';
@@ -25,16 +23,11 @@ interface CountTokensEdge {
 async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
   const requestId = newRequestId();
   try {
-    const raw = await edge.readBody(MAX_BODY_BYTES);
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw new AppError('bad_request', 'Malformed JSON in request body');
-    }
     const result = await countMessageTokens(rt, {
       authorization: authorizationHeader(edge),
-      body,
+      // The body as /messages reads it: 415 for a Content-Type other than JSON or a Content-Encoding it does
+      // not decode, 413 over the limit, 400 for malformed JSON or anything but an object.
+      readBody: () => readJsonObject(edge),
       beta: edge.header('anthropic-beta'),
       version: edge.header('anthropic-version'),
       signal: edge.signal,
@@ -71,7 +64,7 @@ export async function handleCountTokens(rt: Runtime, request: Request): Promise<
     header: (name) => request.headers.get(name) ?? undefined,
     async readBody(limit) {
       const buf = Buffer.from(await request.arrayBuffer());
-      if (buf.length > limit) throw new AppError('payload_too_large', `Request body is larger than the limit of ${Math.round(limit / 1_000_000)} MB`);
+      if (buf.length > limit) throw bodyTooLargeError(limit);
       return buf;
     },
     signal: request.signal,
