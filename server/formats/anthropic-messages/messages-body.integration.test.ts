@@ -1,5 +1,6 @@
 // What /messages and /messages/count_tokens say about a body they refuse: count_tokens took text/plain
-// (200) where /messages answers 415; the 413 named "26 MB" for a 25 MiB limit.
+// (200) where /messages answers 415; a max_tokens of -1, 1.5 or 1e400 was called "required"; the 413 named
+// "26 MB" for a 25 MiB limit.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '@/server/gateway/chat-request-schema';
 import { describeEachDatabase } from '@/test/db';
@@ -26,6 +27,23 @@ describeEachDatabase('Anthropic Messages: refused bodies', () => {
     }
     expect((await post('/messages/count_tokens', countBody)).status).toBe(200);
     expect((await post('/messages/count_tokens', countBody, { 'content-type': 'application/vnd.api+json' })).status).toBe(200);
+  });
+
+  it('max_tokens: missing is "required"; a value that is not a positive integer says so', async () => {
+    const body = (maxTokens: string | null) =>
+      `{"model":"switchboard/echo",${maxTokens === null ? '' : `"max_tokens":${maxTokens},`}"messages":[{"role":"user","content":"hi"}]}`;
+    const missing = await post('/messages', body(null));
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.message).toBe('max_tokens: max_tokens is required (the most tokens to generate)');
+    for (const value of ['-1', '0', '1.5', '1e400', '"10"', 'null']) {
+      const res = await post('/messages', body(value));
+      expect(res.status, value).toBe(400);
+      expect((await res.json()).error.message, value).toBe('max_tokens: max_tokens must be a positive integer (the most tokens to generate)');
+    }
+    // count_tokens takes max_tokens as optional, and says the same of a bad one.
+    const count = await post('/messages/count_tokens', body('1.5'));
+    expect(count.status).toBe(400);
+    expect((await count.json()).error.message).toBe('max_tokens: max_tokens must be a positive integer (the most tokens to generate)');
   });
 
   it('413 states the limit exactly (25 MiB)', async () => {

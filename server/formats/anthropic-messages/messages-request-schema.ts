@@ -105,15 +105,20 @@ const fields = {
   output_config: z.looseObject({ effort: z.string().optional() }).optional(),
 };
 
+// A schema-level `error` on z.number() also words the failed .int() and .positive() checks: -1, 1.5 and 1e400
+// (Infinity once parsed) were all "required". Missing is required; anything else present says what is wrong.
+const MAX_TOKENS_INVALID = 'max_tokens must be a positive integer (the most tokens to generate)';
+const maxTokens = (params: Parameters<typeof z.number>[0]) => z.number(params).int(MAX_TOKENS_INVALID).positive(MAX_TOKENS_INVALID);
+
 /** POST /v1/messages. Unknown top-level fields are kept (z.looseObject) for the passthrough. */
 export const messagesRequestSchema = z.looseObject({
   ...fields,
-  max_tokens: z.number({ error: 'max_tokens is required (the most tokens to generate)' }).int().positive(),
+  max_tokens: maxTokens({ error: (issue) => (issue.input === undefined ? 'max_tokens is required (the most tokens to generate)' : MAX_TOKENS_INVALID) }),
 });
 export type MessagesRequest = z.output<typeof messagesRequestSchema>;
 
 /** POST /v1/messages/count_tokens: the same body without max_tokens. */
-export const countTokensRequestSchema = z.looseObject({ ...fields, max_tokens: z.number().int().positive().optional() });
+export const countTokensRequestSchema = z.looseObject({ ...fields, max_tokens: maxTokens({ error: MAX_TOKENS_INVALID }).optional() });
 export type CountTokensRequest = z.output<typeof countTokensRequestSchema>;
 
 export function parseMessagesRequest(json: unknown): MessagesRequest {
