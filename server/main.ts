@@ -19,7 +19,8 @@ import { setSecurityHeaders } from '@/server/http/security-headers';
 import { pinClientAddress } from '@/server/http/client-address';
 import { answerClientError, malformedPathError, unreadableFormAs400 } from '@/server/http/unreadable-requests';
 import { isForeignServerAction, limitBody, NEXT_BODY_LIMIT_BYTES, refuseForeignServerAction } from '@/server/http/request-limits';
-import { isUnroutableMethod, jsonMethodNotAllowed, unroutableMethodError } from '@/server/http/json-method-not-allowed';
+import { jsonApiErrors } from '@/server/http/json-api-errors';
+import { errorReplyForPath } from '@/server/http/error-reply-for-path';
 import { AppError, errorReply } from '@/server/errors';
 import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
@@ -36,6 +37,9 @@ import { shutDownGracefully } from '@/server/http/graceful-shutdown';
 import { exposedGc, startIdleCollection } from '@/server/http/idle-collection';
 
 type Env = ReturnType<typeof env>;
+
+/** /api and everything under it: errors there are JSON, never a page (server/http/json-api-errors.ts). */
+const API_PATH = /^\/api(\/|$)/;
 
 function start(): Promise<void> | void {
   let e: Env;
@@ -99,13 +103,10 @@ async function main(e: Env) {
     // With workers, one scrape covers the host: every worker's series, summed by the primary.
     if (pathname === METRICS_PATH) return void handleMetricsRequest(runtime, req, res, e.METRICS_TOKEN, cluster.isWorker ? hostMetrics : undefined);
     const fastPath = fastPathHandlerFor(pathname);
-    if (fastPath) {
-      trace?.route(pathname, req.method ?? 'POST');
-      if (req.method === 'POST') return void fastPath(runtime, req, res);
-      if (req.method !== 'OPTIONS') {
-        return sendNodeError(res, new AppError('method_not_allowed', `Use POST for ${pathname}`, {}, { allow: 'POST' }), newRequestId());
-      }
-    }
+    if (fastPath) trace?.route(pathname, req.method ?? 'POST');
+    if (fastPath && req.method === 'POST') return void fastPath(runtime, req, res);
+    // Other methods there go to Next: its route handlers for these paths export POST only, so OPTIONS gets
+    // their Allow and the rest a 405 with it, in the path's error shape (server/http/json-api-errors.ts).
     if (pathname === '/internal/cli') return void handleCliRequest(req, res, cliToken, !e.embedded);
     // Every response carries x-request-id; route handlers reuse this id (server/http/api-route.ts).
     const requestId = newRequestId();
@@ -120,11 +121,11 @@ async function main(e: Env) {
     if (badPath) return sendNodeError(res, badPath, requestId);
     if (!limitBody(req, res, NEXT_BODY_LIMIT_BYTES, requestId)) return;
     if (isForeignServerAction(req)) return refuseForeignServerAction(res, requestId);
-    if (pathname.startsWith('/api/') && isUnroutableMethod(req.method)) return sendNodeError(res, unroutableMethodError(req.method, pathname), requestId);
-    if (pathname.startsWith('/api/')) jsonMethodNotAllowed(res, requestId, req.method ?? 'GET', pathname);
+    const api = API_PATH.test(pathname);
+    if (api) jsonApiErrors(req, res, requestId, pathname);
     else unreadableFormAs400(req, res, requestId);
     handleNext(req, res).catch((err) => {
-      if (!res.headersSent) return sendNodeError(res, err, requestId);
+      if (!res.headersSent) return sendNodeError(res, err, requestId, api ? errorReplyForPath(pathname) : undefined);
       errorReply(err, requestId, 'next handler'); // logged like any other 5xx; the response is already under way
       res.end();
     });

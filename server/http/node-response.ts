@@ -1,6 +1,7 @@
 // Responses on the node:http fast path, in the same shapes as the Next route handlers.
 import type { ServerResponse } from 'node:http';
 import { errorReply } from '@/server/errors';
+import type { ErrorReplyRenderer } from './error-reply-for-path';
 import { annotateRequest } from '@/server/observability/request-log';
 
 export function sendNodeJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
@@ -15,8 +16,9 @@ export function sendNodeJson(res: ServerResponse, status: number, body: unknown,
   res.end(payload);
 }
 
-export function sendNodeError(res: ServerResponse, err: unknown, requestId: string): void {
-  const { status, body, headers } = errorReply(err, requestId);
+/** @param render the error's shape: the spec's unless given (error-reply-for-path.ts gives a path's own). */
+export function sendNodeError(res: ServerResponse, err: unknown, requestId: string, render: ErrorReplyRenderer = errorReply): void {
+  const { status, body, headers } = render(err, requestId);
   if (res.headersSent) {
     res.end();
     return;

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError, toErrorBody } from '@/server/errors';
+import { replaceNextResponse } from './replace-next-response';
 import { newRequestId } from './request-id';
 
 /** `%ZZ` and friends: Next's decodeURIComponent throws on them and answers 500. */
@@ -28,29 +29,11 @@ const FORM_TYPES = /^(multipart\/form-data|application\/x-www-form-urlencoded)/i
  */
 export function unreadableFormAs400(req: IncomingMessage, res: ServerResponse, requestId: string): void {
   if (req.method !== 'POST' || req.headers['next-action'] || !FORM_TYPES.test(String(req.headers['content-type'] ?? ''))) return;
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.writeHead = ((statusCode: number, ...rest: unknown[]) => {
-    if (statusCode !== 500) return writeHead(statusCode, ...rest);
+  replaceNextResponse(res, (status) => {
+    if (status !== 500) return null;
     const { body } = toErrorBody(new AppError('bad_request', 'The form body could not be read'), requestId);
-    const payload = JSON.stringify(body);
-    res.removeHeader('transfer-encoding');
-    res.removeHeader('content-length');
-    writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-request-id': requestId });
-    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-    end(payload);
-    // Whatever Next writes after this is dropped (its callbacks still fire).
-    res.write = ((_chunk: unknown, enc?: unknown, cb?: unknown) => {
-      const done = typeof enc === 'function' ? enc : cb;
-      if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
-      return true;
-    }) as ServerResponse['write'];
-    res.end = ((...args: unknown[]) => {
-      const done = args.find((a) => typeof a === 'function');
-      if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
-      return res;
-    }) as ServerResponse['end'];
-    return res;
-  }) as ServerResponse['writeHead'];
+    return { status: 400, headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId }, payload: JSON.stringify(body) };
+  });
 }
 
 const CLIENT_ERROR_STATUS: Record<string, { status: number; code: 'bad_request' | 'payload_too_large'; message: string }> = {

@@ -1,0 +1,22 @@
+// The error shape of a path, for the errors the production server answers itself (405, 408, 431, …) rather than
+// a route: the Anthropic Messages routes answer in Anthropic's shape, the OpenAI Responses routes in OpenAI's
+// (as their own handlers do, README "Claude Code and the Anthropic SDK", "Codex CLI and the Responses API"),
+// every other path in the spec's `{ error: { code, message, metadata } }`.
+import { errorReply } from '@/server/errors';
+import { messagesErrorReply } from '@/server/formats/anthropic-messages/messages-errors';
+import { responsesErrorReply } from '@/server/formats/openai-responses/responses-error-reply';
+import type { ErrorReplyOf } from '@/server/gateway/wire-format';
+
+/** POST /api/v1/messages and /api/v1/messages/count_tokens (a trailing slash allowed, as the fast path does). */
+const MESSAGES_ROUTE = /^\/api\/v1\/messages(\/count_tokens)?\/?$/;
+/** POST /api/v1/responses, GET and DELETE /api/v1/responses/{id}. */
+const RESPONSES_ROUTE = /^\/api\/v1\/responses(\/[^/]+)?\/?$/;
+
+export type ErrorReplyRenderer = (err: unknown, requestId: string, where?: string) => ErrorReplyOf;
+
+export function errorReplyForPath(pathname: string): ErrorReplyRenderer {
+  if (MESSAGES_ROUTE.test(pathname)) return (err, requestId, where = 'request') => messagesErrorReply(err, requestId, where);
+  if (RESPONSES_ROUTE.test(pathname)) return responsesErrorReply;
+  return errorReply;
+}
+

@@ -1,0 +1,124 @@
+// What the production server (server/main.ts in front of Next) answers over HTTP to requests a black-box tester
+// found answered wrongly, written on raw sockets where fetch would not send them: 405s and their Allow, the
+// native error shapes of the Messages and Responses routes for the 405s the server answers itself, and JSON
+// 404s for every path under /api. One database (PGlite): nothing here depends on which one serves.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCrashDatabase, type CrashDatabase } from '@/test/crash-gateway';
+import { createTestUser } from '@/test/factories';
+import { hasNextBuild, rawRequest, startProductionServer, type ProductionServer, type RawReply } from '@/test/production-server';
+
+const suite = hasNextBuild() ? describe : describe.skip;
+
+suite(`production server: 405s, error shapes${hasNextBuild() ? '' : ' (skipped: no Next build in .next/, run npm run build)'}`, () => {
+  let database: CrashDatabase;
+  let server: ProductionServer;
+  let key = '';
+
+  beforeAll(async () => {
+    database = await openCrashDatabase('pglite');
+    key = (await createTestUser(1)).key;
+    await database.handOver();
+    server = await startProductionServer({ DATA_DIR: database.env.CRASH_DATA_DIR, SETTLEMENT_JOURNAL_DIR: database.env.SETTLEMENT_JOURNAL_DIR, REQUEST_TIMEOUT_MS: '1000' });
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await database?.dispose();
+  });
+
+  const send = (head: string, body = '') => rawRequest(server.port, `${head.replace(/\n/g, '\r\n')}\r\n\r\n${body}`);
+  const json = (reply: RawReply) => JSON.parse(reply.body) as Record<string, any>;
+  /** The access log's line for this reply (written asynchronously, after the response). */
+  async function logged(reply: RawReply) {
+    const id = reply.headers['x-request-id'];
+    await expect.poll(() => server.accessLogLine(id), { timeout: 5_000 }).toBeDefined();
+    return server.accessLogLine(id)!;
+  }
+
+  function expectSpecError(reply: RawReply, status: number, errorType: string) {
+    expect(reply.status, reply.body).toBe(status);
+    expect(reply.headers['content-type']).toMatch(/^application\/json/);
+    expect(json(reply).error).toMatchObject({ code: status, metadata: { error_type: errorType, request_id: reply.headers['x-request-id'] } });
+  }
+  /** Anthropic's `{"type":"error","error":{"type","message"}}`. */
+  function expectAnthropicError(reply: RawReply, status: number, type: string) {
+    expect(reply.status, reply.body).toBe(status);
+    const body = json(reply);
+    expect(body).toMatchObject({ type: 'error', error: { type, message: expect.any(String) } });
+    expect(body.error).not.toHaveProperty('metadata');
+  }
+  /** OpenAI's `{"error":{"message","type","param","code"}}`. */
+  function expectOpenAIError(reply: RawReply, status: number, code: string) {
+    expect(reply.status, reply.body).toBe(status);
+    const body = json(reply);
+    expect(body.error).toEqual({ message: expect.any(String), type: 'invalid_request_error', param: null, code });
+  }
+
+  describe('405 under /api', () => {
+    it('carries the route’s Allow (what Next answers to OPTIONS there) and names it in the message', async () => {
+      const cases = [
+        { request: 'PUT /api/v1/credits', allow: 'GET, HEAD, OPTIONS' },
+        { request: 'DELETE /api/v1/plans', allow: 'GET, HEAD, OPTIONS' },
+        { request: 'POST /api/v1/models', allow: 'GET, HEAD, OPTIONS' },
+        { request: 'PROPFIND /api/v1/credits', allow: 'GET, HEAD, OPTIONS' },
+        { request: 'PATCH /api/v1/api-keys', allow: 'GET, HEAD, OPTIONS, POST' },
+      ];
+      for (const { request, allow } of cases) {
+        const [method, path] = request.split(' ');
+        const reply = await send(`${request} HTTP/1.1\nHost: x\nContent-Length: 0\nConnection: close`);
+        expectSpecError(reply, 405, 'method_not_allowed');
+        expect(reply.headers.allow, request).toBe(allow);
+        expect(json(reply).error.message).toBe(`${method} is not supported on ${path}; use ${allow}`);
+        const options = await send(`OPTIONS ${path} HTTP/1.1\nHost: x\nConnection: close`);
+        expect(options.headers.allow, `OPTIONS ${path}`).toBe(allow);
+        // The access log names the method the client sent (PROPFIND is asked of Next as OPTIONS).
+        expect(await logged(reply)).toMatchObject({ method, path, status: 405 });
+      }
+    });
+  });
+
+  describe('native error shapes on the Messages and Responses routes', () => {
+    it('405 on /messages and /messages/count_tokens is Anthropic’s, with Allow', async () => {
+      for (const path of ['/api/v1/messages', '/api/v1/messages/count_tokens']) {
+        for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'TRACE']) {
+          const reply = await send(`${method} ${path} HTTP/1.1\nHost: x\nx-api-key: ${key}\nContent-Length: 0\nConnection: close`);
+          expectAnthropicError(reply, 405, 'invalid_request_error');
+          expect(reply.headers.allow, `${method} ${path}`).toBe('OPTIONS, POST');
+          expect(json(reply).request_id).toBe(reply.headers['x-request-id']);
+        }
+      }
+    });
+
+    it('405 on /responses and /responses/{id} is OpenAI’s, with Allow', async () => {
+      const cases = [
+        { request: 'GET /api/v1/responses', allow: 'OPTIONS, POST' },
+        { request: 'DELETE /api/v1/responses', allow: 'OPTIONS, POST' },
+        { request: 'PUT /api/v1/responses/resp_x', allow: 'DELETE, GET, HEAD, OPTIONS' },
+        { request: 'POST /api/v1/responses/resp_x', allow: 'DELETE, GET, HEAD, OPTIONS' },
+      ];
+      for (const { request, allow } of cases) {
+        const reply = await send(`${request} HTTP/1.1\nHost: x\nAuthorization: Bearer ${key}\nContent-Length: 0\nConnection: close`);
+        expectOpenAIError(reply, 405, 'method_not_allowed');
+        expect(reply.headers.allow, request).toBe(allow);
+      }
+    });
+
+  });
+
+  describe('404 under /api', () => {
+    it('is JSON in the spec shape, never Next’s HTML page (compressed or not)', async () => {
+      for (const path of ['/api/v1', '/api/v1/models/%2e%2e/%2e%2e/endpoints', '/api', '/api/nothing']) {
+        for (const encoding of ['identity', 'gzip']) {
+          const reply = await send(`GET ${path} HTTP/1.1\nHost: x\nAccept-Encoding: ${encoding}\nConnection: close`);
+          expectSpecError(reply, 404, 'not_found');
+          expect(reply.headers['content-encoding'], path).toBeUndefined();
+          expect(json(reply).error.message).toContain(`GET ${path}`);
+        }
+      }
+    });
+
+    it('an unknown path under /api/v1 keeps its catch-all’s answer', async () => {
+      expectSpecError(await send('GET /api/v1/nothing/here HTTP/1.1\nHost: x\nConnection: close'), 404, 'not_found');
+    });
+  });
+
+});
