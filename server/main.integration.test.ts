@@ -1,15 +1,17 @@
 // What the production server (server/main.ts in front of Next) answers over HTTP to requests a black-box tester
-// found answered wrongly, written on raw sockets where fetch would not send them: 405s and their Allow, the
-// native error shapes of the Messages and Responses routes for the 405s the server answers itself, and JSON
-// 404s for every path under /api. One database (PGlite): nothing here depends on which one serves.
+// found answered wrongly, written on raw sockets where fetch would not send them: request targets in absolute and
+// asterisk form (RFC 9112 §3.2), 405s and their Allow, the native error shapes of the Messages and Responses
+// routes for the 405s the server answers itself, and JSON 404s for every path under /api. One database (PGlite): nothing here depends on which one serves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCrashDatabase, type CrashDatabase } from '@/test/crash-gateway';
 import { createTestUser } from '@/test/factories';
 import { hasNextBuild, rawRequest, startProductionServer, type ProductionServer, type RawReply } from '@/test/production-server';
 
+const ALL_METHODS = 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT';
+
 const suite = hasNextBuild() ? describe : describe.skip;
 
-suite(`production server: 405s, error shapes${hasNextBuild() ? '' : ' (skipped: no Next build in .next/, run npm run build)'}`, () => {
+suite(`production server: request targets, 405s, error shapes${hasNextBuild() ? '' : ' (skipped: no Next build in .next/, run npm run build)'}`, () => {
   let database: CrashDatabase;
   let server: ProductionServer;
   let key = '';
@@ -52,6 +54,42 @@ suite(`production server: 405s, error shapes${hasNextBuild() ? '' : ' (skipped: 
     const body = json(reply);
     expect(body.error).toEqual({ message: expect.any(String), type: 'invalid_request_error', param: null, code });
   }
+
+  describe('asterisk-form targets (RFC 9112 §3.2.4)', () => {
+    it('OPTIONS * is 204 with the methods the server serves; any other method with * is a 400 with the spec body', async () => {
+      const options = await send('OPTIONS * HTTP/1.1\nHost: x\nConnection: close');
+      expect(options.status).toBe(204);
+      expect(options.headers.allow).toBe(ALL_METHODS);
+      expect(options.headers['x-request-id']).toMatch(/^req_/);
+      for (const method of ['GET', 'POST']) expectSpecError(await send(`${method} * HTTP/1.1\nHost: x\nContent-Length: 0\nConnection: close`), 400, 'bad_request');
+      expect(server.stdout()).not.toContain('Invalid URL');
+    });
+  });
+
+  describe('absolute-form targets (RFC 9112 §3.2.2)', () => {
+    it('are served from their path, on the fast path and through Next, never redirected', async () => {
+      const body = JSON.stringify({ model: 'switchboard/echo', messages: [{ role: 'user', content: 'hi' }], stream: false });
+      const chat = await send(`POST http://127.0.0.1:${server.port}/api/v1/chat/completions HTTP/1.1\nHost: 127.0.0.1:${server.port}\nAuthorization: Bearer ${key}\nContent-Type: application/json\nContent-Length: ${Buffer.byteLength(body)}\nConnection: close`, body);
+      expect(chat.status, chat.body).toBe(200);
+      expect(json(chat).choices[0].message.content).toBe('hi');
+      const credits = await send(`GET http://evil.example/api/v1/credits HTTP/1.1\nHost: evil.example\nAuthorization: Bearer ${key}\nConnection: close`);
+      expect(credits.status, credits.body).toBe(200);
+      expect(credits.headers.location).toBeUndefined();
+      expect(json(credits).data).toHaveProperty('total_credits');
+      expect(await logged(credits)).toMatchObject({ path: '/api/v1/credits', status: 200 });
+    });
+
+    it('the target’s host never reaches the links the server builds', async () => {
+      const device = await send('POST http://evil.example/api/v1/auth/device/code HTTP/1.1\nHost: evil.example\nContent-Type: application/json\nContent-Length: 2\nConnection: close', '{}');
+      expect(device.status, device.body).toBe(200);
+      expect(new URL(json(device).verification_uri).origin).toBe(`http://127.0.0.1:${server.port}`);
+    });
+
+    it('a target that is neither a path nor an http(s) URL is a 400', async () => {
+      expectSpecError(await send('GET ftp://example.com/api/v1/credits HTTP/1.1\nHost: x\nConnection: close'), 400, 'bad_request');
+      expectSpecError(await send('GET http://user:pw@example.com/api/v1/credits HTTP/1.1\nHost: x\nConnection: close'), 400, 'bad_request');
+    });
+  });
 
   describe('405 under /api', () => {
     it('carries the route’s Allow (what Next answers to OPTIONS there) and names it in the message', async () => {

@@ -21,6 +21,7 @@ import { answerClientError, malformedPathError, unreadableFormAs400 } from '@/se
 import { isForeignServerAction, limitBody, NEXT_BODY_LIMIT_BYTES, refuseForeignServerAction } from '@/server/http/request-limits';
 import { jsonApiErrors } from '@/server/http/json-api-errors';
 import { errorReplyForPath } from '@/server/http/error-reply-for-path';
+import { answerOtherTarget, toOriginForm } from '@/server/http/request-target';
 import { AppError, errorReply } from '@/server/errors';
 import { ensureDemoAccount, ensureSeeded, DEMO_EMAIL } from '@/server/seed';
 import { removeServerInfo, writeServerInfo } from '@/server/cli/server-link';
@@ -95,6 +96,9 @@ async function main(e: Env) {
   const idle = startIdleCollection({ onCollected: (ms) => logger.debug({ ms: Math.round(ms) }, 'idle garbage collection') });
   const server = http.createServer({ requestTimeout: e.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: Math.min(2_000, e.REQUEST_TIMEOUT_MS / 2) }, (req, res) => {
     idle.track(res);
+    // Every route expects a path: an absolute-form target ("http://host/api/…") becomes one here, first;
+    // "*" and anything else that is not a path are answered below (server/http/request-target.ts).
+    const target = toOriginForm(req, e.TRUST_PROXY);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
@@ -117,6 +121,7 @@ async function main(e: Env) {
     if (trace) lendRequestTrace(res, requestId);
     setSecurityHeaders(req, res);
     pinClientAddress(req, e.TRUST_PROXY);
+    if (target !== 'origin') return answerOtherTarget(req, res, target, requestId);
     const badPath = malformedPathError(pathname);
     if (badPath) return sendNodeError(res, badPath, requestId);
     if (!limitBody(req, res, NEXT_BODY_LIMIT_BYTES, requestId)) return;
