@@ -1,7 +1,8 @@
 // What the production server (server/main.ts in front of Next) answers over HTTP to requests a black-box tester
 // found answered wrongly, written on raw sockets where fetch would not send them: request targets in absolute and
 // asterisk form (RFC 9112 §3.2), 405s and their Allow, the native error shapes of the Messages and Responses
-// routes for the 405s the server answers itself, and JSON 404s for every path under /api. One database (PGlite): nothing here depends on which one serves.
+// routes for the errors the server answers itself (405, 408, 431), JSON 404s for every path under /api, and the
+// access log's status for a 408. One database (PGlite): nothing here depends on which one serves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCrashDatabase, type CrashDatabase } from '@/test/crash-gateway';
 import { createTestUser } from '@/test/factories';
@@ -41,6 +42,9 @@ suite(`production server: request targets, 405s, error shapes${hasNextBuild() ? 
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(json(reply).error).toMatchObject({ code: status, metadata: { error_type: errorType, request_id: reply.headers['x-request-id'] } });
   }
+  /** A request whose body stops short of its Content-Length (REQUEST_TIMEOUT_MS answers it). */
+  const stalledBody = (path: string, auth: string) => send(`POST ${path} HTTP/1.1\nHost: x\n${auth}\nContent-Type: application/json\nContent-Length: 100`, '{"model":');
+
   /** Anthropic's `{"type":"error","error":{"type","message"}}`. */
   function expectAnthropicError(reply: RawReply, status: number, type: string) {
     expect(reply.status, reply.body).toBe(status);
@@ -140,6 +144,26 @@ suite(`production server: request targets, 405s, error shapes${hasNextBuild() ? 
       }
     });
 
+    it('408 for a body shorter than its Content-Length is in the route’s shape', async () => {
+      const [messages, responses, chat, rest] = await Promise.all([
+        stalledBody('/api/v1/messages', `x-api-key: ${key}`),
+        stalledBody('/api/v1/responses', `Authorization: Bearer ${key}`),
+        stalledBody('/api/v1/chat/completions', `Authorization: Bearer ${key}`),
+        stalledBody('/api/v1/api-keys', `Authorization: Bearer ${key}`),
+      ]);
+      expectAnthropicError(messages, 408, 'invalid_request_error');
+      expectOpenAIError(responses, 408, 'bad_request');
+      expectSpecError(chat, 408, 'bad_request');
+      expectSpecError(rest, 408, 'bad_request');
+      for (const reply of [messages, responses, chat, rest]) expect(reply.headers.connection).toBe('close');
+    });
+
+    it('431 for a 100 KB header is in the route’s shape when the request line came with it', async () => {
+      const huge = 'a'.repeat(100_000);
+      expectAnthropicError(await send(`POST /api/v1/messages HTTP/1.1\nHost: x\nx-api-key: ${huge}`), 431, 'invalid_request_error');
+      expectOpenAIError(await send(`POST /api/v1/responses HTTP/1.1\nHost: x\nx-api-key: ${huge}`), 431, 'bad_request');
+      expectSpecError(await send(`POST /api/v1/chat/completions HTTP/1.1\nHost: x\nx-api-key: ${huge}`), 431, 'bad_request');
+    });
   });
 
   describe('404 under /api', () => {
@@ -159,4 +183,20 @@ suite(`production server: request targets, 405s, error shapes${hasNextBuild() ? 
     });
   });
 
+  describe('the access log', () => {
+    it('records the 408 that was sent, not a 200 "aborted"', async () => {
+      const before = server.accessLog().length;
+      const paths = ['/api/v1/chat/completions', '/api/v1/messages', '/api/v1/api-keys'];
+      const replies = await Promise.all(paths.map((path) => stalledBody(path, `Authorization: Bearer ${key}`)));
+      for (const reply of replies) expect(reply.status).toBe(408);
+      // Found by path, not by id: the line must exist whatever id the answer carried.
+      const lines = () => server.accessLog().slice(before).filter((entry) => paths.includes(String(entry.path)));
+      await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(paths.length);
+      for (const line of lines()) {
+        expect(line, JSON.stringify(line)).toMatchObject({ method: 'POST', status: 408 });
+        expect(line, JSON.stringify(line)).not.toHaveProperty('aborted');
+        expect(replies.map((reply) => reply.headers['x-request-id'])).toContain(line.request_id);
+      }
+    });
+  });
 });

@@ -20,3 +20,14 @@ export function errorReplyForPath(pathname: string): ErrorReplyRenderer {
   return errorReply;
 }
 
+/**
+ * The reply for an HTTP status outside our error vocabulary (408, 431): `err` gives the message and the type
+ * (bad_request), `status` the status; the spec's body says the status in `error.code`, as for every plain
+ * HTTP error. The native shapes carry no status in their body.
+ */
+export function errorReplyWithStatus(pathname: string, err: unknown, requestId: string, status: number): ErrorReplyOf {
+  const reply = errorReplyForPath(pathname)(err, requestId);
+  const body = reply.body as { error?: { code?: unknown; metadata?: unknown } };
+  if (body.error && typeof body.error.metadata === 'object') body.error.code = status;
+  return { ...reply, status };
+}

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/server/errors';
-import { toOriginForm } from './request-target';
+import { pathOfTarget, toOriginForm } from './request-target';
 
 function request(url: string, headers: Record<string, string> = {}): IncomingMessage {
   return { url, headers: { ...headers } } as unknown as IncomingMessage;
@@ -47,5 +47,14 @@ describe('toOriginForm', () => {
       expect(toOriginForm(req, false), target).toBeInstanceOf(AppError);
       expect(req.url, target).toBe(target);
     }
+  });
+});
+
+describe('pathOfTarget', () => {
+  it('is the path without the query, for both forms, else null', () => {
+    expect(pathOfTarget('/api/v1/messages?beta=true')).toBe('/api/v1/messages');
+    expect(pathOfTarget('http://x:1/api/v1/responses?a')).toBe('/api/v1/responses');
+    expect(pathOfTarget('http://x')).toBe('/');
+    expect(pathOfTarget('*')).toBeNull();
   });
 });

@@ -38,6 +38,15 @@ export function toOriginForm(req: IncomingMessage, trustProxy: boolean): Request
   return 'origin';
 }
 
+/** The path (without the query) of an origin- or absolute-form target, else null. */
+export function pathOfTarget(target: string): string | null {
+  const path = target.startsWith('/') ? target : ABSOLUTE_FORM.exec(target)?.[3];
+  if (path === undefined) return null;
+  const q = path.indexOf('?');
+  const pathname = q === -1 ? path : path.slice(0, q);
+  return pathname.startsWith('/') ? pathname : `/${pathname}`;
+}
+
 /** The authority as a Host value, or null when it is empty, malformed or carries credentials (RFC 9110 §4.2.4). */
 function hostOf(scheme: string, authority: string): string | null {
   if (!authority || authority.includes('@')) return null;
