@@ -40,8 +40,7 @@ export async function openCrashDatabase(kind: DbKind): Promise<CrashDatabase> {
     };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-crash-pglite-'));
-  cpSync(pgliteTemplateDir(), dir, { recursive: true });
-  rmSync(path.join(dir, 'pglite.lock'), { force: true });
+  cpSync(pgliteTemplateDir(), path.join(dir, 'pglite'), { recursive: true });
   setDatabase(await openDatabase({ dataDir: dir }));
   let open = true;
   return {

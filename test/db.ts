@@ -64,8 +64,8 @@ export async function openTestDatabase(kind: DbKind): Promise<TestDatabase> {
     };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-test-pglite-'));
-  cpSync(pgliteTemplateDir(), dir, { recursive: true });
-  rmSync(path.join(dir, 'pglite.lock'), { force: true });
+  // The template is a PGlite data directory; the database lives in <DATA_DIR>/pglite (server/db/client.ts).
+  cpSync(pgliteTemplateDir(), path.join(dir, 'pglite'), { recursive: true });
   const database = await openDatabase({ dataDir: dir });
   return {
     kind, database,

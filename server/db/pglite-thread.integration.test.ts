@@ -16,7 +16,7 @@ describe('PGliteThread', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sb-pglite-thread-'));
-    cpSync(pgliteTemplateDir(), dir, { recursive: true });
+    cpSync(pgliteTemplateDir(), path.join(dir, 'pglite'), { recursive: true });
     db = await PGliteThread.open(path.join(dir, 'pglite'));
     await db.exec('CREATE TABLE t (id int PRIMARY KEY, note text, tags text[], at timestamptz, n numeric)');
   });
@@ -96,7 +96,7 @@ describe('PGliteThread', () => {
 
   it('rejects statements after close', async () => {
     const other = mkdtempSync(path.join(os.tmpdir(), 'sb-pglite-thread-'));
-    cpSync(pgliteTemplateDir(), other, { recursive: true });
+    cpSync(pgliteTemplateDir(), path.join(other, 'pglite'), { recursive: true });
     const d = await PGliteThread.open(path.join(other, 'pglite'));
     expect((await d.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     await d.close();
