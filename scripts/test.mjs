@@ -3,8 +3,11 @@
 //
 //  1. `tsc --noEmit`        type check (strict)
 //  2. `eslint .`            lint, including the rule that keeps server/db out of app/ and server/trpc/
-//  3. `npx vitest run`      unit and integration tests (*.test.ts, see vitest.config.ts)
-//  4. `npm run test:e2e`    Playwright against the production server (scripts/e2e.mjs)
+//  3. `npm run build`       when the build is missing or older than the sources (scripts/needs-build.mjs): the
+//                           production server's tests in Vitest (test/production-server.ts) need it, and
+//                           the e2e step then finds it made
+//  4. `npx vitest run`      unit and integration tests (*.test.ts, see vitest.config.ts)
+//  5. `npm run test:e2e`    Playwright against the production server (scripts/e2e.mjs)
 //
 // Exits with the failing step's code. The last line is always `N passed, M failed`, summed from
 // Vitest's and Playwright's JSON reports, for CI to read. A step that fails without reporting a failed
@@ -14,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildReason } from './needs-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-'));
@@ -27,6 +31,7 @@ const steps = [
   // Static checks first: they are cheap and a type error or a forbidden import is a real failure.
   { name: 'typecheck', command: 'npx', args: ['tsc', '--noEmit', '-p', '.'], before: () => {}, count: () => undefined },
   { name: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings=0'], before: () => {}, count: () => undefined },
+  { name: 'build', command: process.execPath, args: ['scripts/build.mjs'], skip: () => buildReason(root) === null, before: () => {}, count: () => undefined },
   {
     name: 'vitest',
     command: 'npx',
@@ -56,6 +61,10 @@ const steps = [
 
 let exitCode = 0;
 for (const step of steps) {
+  if (step.skip?.()) {
+    console.log(`\n[test] ${step.name}: up to date, skipped`);
+    continue;
+  }
   console.log(`\n[test] ${step.name}: ${step.command} ${step.args.join(' ')}`);
   step.before();
   const started = Date.now();
