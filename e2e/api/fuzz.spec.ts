@@ -1,17 +1,18 @@
 // Malformed requests against the real production server (dist/server.js in front of Next): 400 generated
-// requests across every route (chat fast path, REST, tRPC, next-auth, the Stripe webhook, pages and server
-// actions) must all be answered, none with a 5xx, each within a bound. Then the limits one by one: body
-// size while reading (413), stalled bodies (408), server actions from another origin (403).
+// requests across every route (chat fast path, the native formats with bodies of their own shapes, REST, tRPC,
+// next-auth, the Stripe webhook, pages and server actions) must all be answered, none with a 5xx, each within a
+// bound. Then the limits one by one: body size while reading (413), stalled bodies (408), server actions from
+// another origin (403).
 import http from 'node:http';
 import net from 'node:net';
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { expect, signInThroughUi, test } from '../fixtures';
-import { appRoutes, auth, badMethods, body, contentType, openApiRoutes, PAGES, query, segment, transfer, trpcRoutes, type RouteTemplate } from './malformed-requests';
+import { appRoutes, auth, badMethods, body, contentType, messagesBody, nativeBody, openApiRoutes, PAGES, query, responsesBody, segment, transfer, trpcRoutes, type RouteTemplate } from './malformed-requests';
 
 const ANSWER_WITHIN_MS = 15_000;
 const RUNS = 400;
-const KIND_WEIGHTS = { rest: 6, trpc: 3, chat: 3, auth: 2, webhook: 1, page: 2, health: 1 };
+const KIND_WEIGHTS = { rest: 6, trpc: 3, chat: 3, native: 3, auth: 2, webhook: 1, page: 2, health: 1 };
 
 interface Reply {
   status: number;
@@ -91,7 +92,7 @@ test.beforeAll(async ({ request, browser, baseURL }) => {
   routes = [...appRoutes(), ...openApiRoutes(openapi), ...trpcRoutes(), ...PAGES];
   expect(routes.filter((r) => r.kind === 'rest').length).toBeGreaterThan(50);
   expect(routes.filter((r) => r.kind === 'trpc').length).toBeGreaterThan(30);
-  for (const kind of ['chat', 'auth', 'webhook', 'health', 'page'] as const) expect(routes.some((r) => r.kind === kind), kind).toBe(true);
+  for (const kind of ['chat', 'native', 'auth', 'webhook', 'health', 'page'] as const) expect(routes.some((r) => r.kind === kind), kind).toBe(true);
   expect(baseURL).toBeTruthy();
 });
 
@@ -108,6 +109,8 @@ test('400 generated malformed requests across every route: no 5xx, every one ans
     method: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom(...badMethods) }),
     query,
     body,
+    // The native routes get a body of their own shape most of the time (known item types with broken fields).
+    nativeBody: fc.option(nativeBody.map((v) => JSON.stringify(v)), { freq: 3 }),
     contentType,
     transfer,
     auth,
@@ -119,7 +122,9 @@ test('400 generated malformed requests across every route: no 5xx, every one ans
       const path = g.route.path.replace(/\{[^}]+\}/g, () => g.fill[i++ % 3]) + g.query;
       const method = g.method || g.route.methods[path.length % Math.max(1, g.route.methods.length)] || 'GET';
       const headers: Record<string, string> = {};
-      if (g.contentType) headers['content-type'] = g.contentType;
+      const nativeShaped = g.route.kind === 'native' && g.nativeBody !== null;
+      // A native-shaped body goes as JSON, so that it reaches the format's validation.
+      if (g.contentType || nativeShaped) headers['content-type'] = nativeShaped ? 'application/json' : g.contentType;
       // DELETE /users/me with our credential would delete the fuzzing user itself and leave the rest of the
       // run (and the tests below) unauthenticated: it is fuzzed with a bad credential instead.
       const deletesSelf = method === 'DELETE' && /^\/api\/v1\/users\/me(\?|$)/.test(path);
@@ -129,11 +134,12 @@ test('400 generated malformed requests across every route: no 5xx, every one ans
       if (credential === 'session') headers.cookie = sessionCookie;
       if (g.serverAction && g.route.kind === 'page') headers['next-action'] = g.serverAction.replace(/[^\x20-\x7e]/g, '?');
       const withBody = !['GET', 'HEAD'].includes(method);
-      const label = `${method} ${path.slice(0, 120)} [${g.contentType || 'no type'}, ${g.transfer}, ${credential}, body ${withBody ? g.body.length : 0} B: ${withBody ? g.body.slice(0, 80) : ''}]`;
+      const text = nativeShaped ? g.nativeBody! : g.body;
+      const label = `${method} ${path.slice(0, 120)} [${headers['content-type'] || 'no type'}, ${g.transfer}, ${credential}, body ${withBody ? text.length : 0} B: ${withBody ? text.slice(0, 80) : ''}]`;
       const started = Date.now();
       let reply: Reply;
       try {
-        reply = await send(origin, { method, path, headers, body: withBody ? g.body : undefined, chunked: g.transfer === 'chunked' });
+        reply = await send(origin, { method, path, headers, body: withBody ? text : undefined, chunked: g.transfer === 'chunked' });
       } catch (err) {
         failures.push(`${label} → ${(err as Error).message}`);
         return false;
@@ -163,7 +169,41 @@ test('400 generated malformed requests across every route: no 5xx, every one ans
   });
   expect(failures.map((f) => f.slice(0, 400))).toEqual([]);
   // Every kind of route was exercised.
-  for (const kind of ['chat', 'rest', 'trpc', 'auth', 'webhook', 'page']) expect(seen.get(kind) ?? 0, kind).toBeGreaterThan(0);
+  for (const kind of ['chat', 'native', 'rest', 'trpc', 'auth', 'webhook', 'page']) expect(seen.get(kind) ?? 0, kind).toBeGreaterThan(0);
+});
+
+// The general run above breaks many parts of a request at once, so a body rarely gets past the first check. Here
+// each request to the native formats is valid but for ONE part: a known Responses input item or Messages content
+// block with a field of the wrong type or missing, or one top-level field (a 500 hid behind each in 2026-11).
+test('300 native-format requests broken in one place: each answered in its format, none with a 5xx', async ({ origin }) => {
+  test.setTimeout(120_000);
+  const failures: string[] = [];
+  const arbitrary = fc.oneof(
+    responsesBody.map((b) => ({ path: '/api/v1/responses', b })),
+    messagesBody.map((b) => ({ path: '/api/v1/messages', b })),
+    messagesBody.map((b) => ({ path: '/api/v1/messages/count_tokens', b })),
+  );
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async ({ path, b }) => {
+      const text = JSON.stringify(b);
+      const reply = await send(origin, { method: 'POST', path, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: text });
+      let parsed: ErrorShape | undefined;
+      try {
+        parsed = JSON.parse(reply.body);
+      } catch {
+        parsed = undefined;
+      }
+      const label = `POST ${path} ${text.slice(0, 300)}`;
+      if (reply.status >= 500) failures.push(`${label} → ${reply.status} ${reply.body.slice(0, 200)}`);
+      else if (reply.status >= 400 && !hasErrorBodyFor(path, parsed)) failures.push(`${label} → ${reply.status} without its format's error body: ${reply.body.slice(0, 200)}`);
+      return process.env.FUZZ_REPORT_ALL === '1' || failures.length === 0;
+    }),
+    { numRuns: 300, endOnFailure: true, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31) },
+  ).catch((err) => {
+    const report = (err as Error).message.split('\n').slice(0, 3).map((line) => line.slice(0, 300));
+    throw new Error([...failures.slice(0, 5), ...report].join('\n'));
+  });
+  expect(failures.map((f) => f.slice(0, 400))).toEqual([]);
 });
 
 test('a body over the limit is a 413 with the spec body, declared or chunked, on Next routes and the chat path', async ({ origin }) => {

@@ -13,7 +13,7 @@ export interface RouteTemplate {
   /** e.g. /api/v1/organizations/{id}/members: `{name}` segments are filled by the generator. */
   path: string;
   methods: string[];
-  kind: 'chat' | 'rest' | 'trpc' | 'auth' | 'webhook' | 'page' | 'health';
+  kind: 'chat' | 'native' | 'rest' | 'trpc' | 'auth' | 'webhook' | 'page' | 'health';
 }
 
 function routeFiles(dir: string, segments: string[] = []): { segments: string[]; file: string }[] {
@@ -36,6 +36,8 @@ function exportedMethods(source: string): string[] {
 
 function kindOf(p: string): RouteTemplate['kind'] {
   if (p === '/api/v1/chat/completions') return 'chat';
+  // The native formats coding agents speak, and embeddings: bodies of their own shapes (nativeBody).
+  if (/^\/api\/v1\/(messages|responses|embeddings)(\/|$)/.test(p)) return 'native';
   if (p.startsWith('/api/trpc')) return 'trpc';
   if (p.startsWith('/api/auth') || p.startsWith('/api/v1/auth')) return 'auth';
   if (p.startsWith('/api/webhooks')) return 'webhook';
@@ -110,7 +112,7 @@ export const query = fc
   .map((pairs) => (pairs.length ? '?' + pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&') : ''));
 
 const jsonLeaf = fc.oneof(fc.constantFrom(...badStrings, ...badDates), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.bigInt().map((b) => b.toString()));
-const fieldNames = ['name', 'model', 'messages', 'amount', 'credit_limit', 'expires_at', 'allowed_models', 'email', 'password', 'role', 'emails', 'seats', 'plan_id', 'code', 'account_id', 'member_ids', 'threshold', 'enabled', 'token', 'device_code', 'settings', 'slug', 'tools', 'response_format', 'stream', 'max_tokens', 'limit_reset', 'version', 'idempotency_key', '0', 'json'];
+const fieldNames = ['name', 'model', 'messages', 'input', 'content', 'output', 'summary', 'encrypted_content', 'previous_response_id', 'type', 'tool_choice', 'system', 'amount', 'credit_limit', 'expires_at', 'allowed_models', 'email', 'password', 'role', 'emails', 'seats', 'plan_id', 'code', 'account_id', 'member_ids', 'threshold', 'enabled', 'token', 'device_code', 'settings', 'slug', 'tools', 'response_format', 'stream', 'max_tokens', 'limit_reset', 'version', 'idempotency_key', '0', 'json'];
 const jsonValue = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, jsonLeaf, fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...fieldNames), tie('value'), { maxKeys: 4 })),
 })).value;
@@ -123,10 +125,79 @@ const chatBody = fc.record({
   tools: fc.oneof(fc.constant(undefined), jsonValue),
 });
 
+// The native formats: a valid request with ONE broken part — a known input item (Responses) or content block
+// (Messages) with a field of the wrong type or missing, or one top-level field broken. A body broken in several
+// places is refused for the first and never reaches the code that handles items.
+const RESPONSES_ITEMS: Record<string, unknown>[] = [
+  { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+  { role: 'user', content: 'hi' },
+  { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'x' }] },
+  { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
+  { type: 'function_call_output', call_id: 'call_1', output: 'ok' },
+  { type: 'custom_tool_call', call_id: 'call_2', name: 'g', input: 'x' },
+  { type: 'custom_tool_call_output', call_id: 'call_2', output: 'ok' },
+  { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'x' }], encrypted_content: 'abc' },
+];
+const MESSAGES_BLOCKS: Record<string, unknown>[] = [
+  { type: 'text', text: 'hi' },
+  { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+  { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+  { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' },
+  { type: 'thinking', thinking: 'x', signature: 'sig' },
+];
+/** A broken value for a field: of another type, NUL, deep, or absent (undefined: JSON drops the key). */
+const brokenValue = fc.oneof(jsonLeaf, jsonValue, fc.constantFrom(undefined, null, [null], 'x', 5, { a: 1 }));
+/** One of `valid`, with one of its fields (or a field of its first nested object) broken. */
+function withOneBrokenField(valid: Record<string, unknown>[]) {
+  return fc.tuple(fc.constantFrom(...valid), fc.nat(), fc.boolean(), brokenValue).map(([item, n, nested, value]) => {
+    const keys = Object.keys(item);
+    const key = keys[n % keys.length]!;
+    const inner = Array.isArray(item[key]) ? (item[key] as unknown[])[0] : undefined;
+    if (nested && inner && typeof inner === 'object') {
+      const innerKeys = Object.keys(inner);
+      return { ...item, [key]: [{ ...inner, [innerKeys[n % innerKeys.length]!]: value }] };
+    }
+    return { ...item, [key]: value };
+  });
+}
+const oneOrTheOther = <T>(valid: T[], broken: fc.Arbitrary<T>) => fc.array(fc.oneof(fc.constantFrom(...valid), broken), { minLength: 1, maxLength: 3 });
+const responsesExtra = fc.oneof(
+  fc.constant({}),
+  fc.constant({ stream: true }),
+  fc.record({ previous_response_id: fc.oneof(fc.constantFrom('resp_\u0000', 'resp_missing', 'x'.repeat(300)), jsonLeaf) }),
+  fc.record({ tool_choice: brokenValue }),
+  fc.record({ tools: fc.oneof(fc.constant([{ type: 'function', parameters: {} }]), fc.array(brokenValue, { maxLength: 2 })) }),
+  fc.record({ model: fc.oneof(fc.constantFrom('switchboard/echo\u0000', 'x'.repeat(300)), jsonLeaf) }),
+  fc.record({ instructions: brokenValue }),
+  fc.record({ reasoning: brokenValue }),
+);
+const messagesExtra = fc.oneof(
+  fc.constant({}),
+  fc.constant({ stream: true }),
+  fc.record({ max_tokens: fc.oneof(fc.constantFrom(-1, 1.5, 0), jsonLeaf) }),
+  fc.record({ system: brokenValue }),
+  fc.record({ tools: fc.array(brokenValue, { maxLength: 2 }) }),
+  fc.record({ tool_choice: brokenValue }),
+  fc.record({ thinking: brokenValue }),
+  fc.record({ model: fc.oneof(fc.constantFrom('switchboard/echo\u0000', 'x'.repeat(300)), jsonLeaf) }),
+);
+
+/** A Responses API request with one broken part. */
+export const responsesBody = fc
+  .tuple(oneOrTheOther(RESPONSES_ITEMS, withOneBrokenField(RESPONSES_ITEMS)), responsesExtra)
+  .map(([input, extra]) => ({ model: 'switchboard/echo', input, ...extra }));
+/** A Messages API request with one broken part. */
+export const messagesBody = fc
+  .tuple(oneOrTheOther(MESSAGES_BLOCKS, withOneBrokenField(MESSAGES_BLOCKS)), messagesExtra)
+  .map(([content, extra]) => ({ model: 'switchboard/echo', max_tokens: 16, messages: [{ role: 'user', content }], ...extra }));
+/** A body in the shape of the Responses or Messages API, with one broken part (for the native routes). */
+export const nativeBody = fc.oneof(responsesBody, messagesBody);
+
 /** Raw body text: broken JSON, wrong types, huge numbers, NUL, deep nesting, or a giant body. */
 export const body = fc.oneof(
   { weight: 4, arbitrary: jsonValue.map((v) => JSON.stringify(v) ?? 'null') },
   { weight: 2, arbitrary: chatBody.map((v) => JSON.stringify(v)) },
+  { weight: 2, arbitrary: nativeBody.map((v) => JSON.stringify(v)) },
   { weight: 2, arbitrary: fc.constantFrom('{', '{"name":', '[1,2', 'nul', '{"a":1}}', '\u0000', '{"name":"\\u0000"}', '\uFEFF{}', '{"__proto__":{"x":1}}', 'name=x&amount=5') },
   { weight: 1, arbitrary: fc.constantFrom(...hugeNumbers).map((n) => `{"amount":${n},"credit_limit":${n},"seats":${n},"limit":${n},"max_tokens":${n},"expires_at":${n}}`) },
   { weight: 1, arbitrary: fc.constantFrom('[', '{"a":').map((open) => `{"name":"deep","settings":${open.repeat(DEEP)}1${(open === '[' ? ']' : '}').repeat(DEEP)}}`) },
