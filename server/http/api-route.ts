@@ -8,6 +8,7 @@ import { authenticateBearer, type Principal } from '@/server/auth/authenticate-b
 import { AppError, badRequestFromZod, errorReply } from '@/server/errors';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, safeString } from '@/server/validation/fields';
 import { requestIdFor } from './request-id';
+import { bodyTooLargeError, contentCodingsOf, unsupportedCodingError } from './read-body';
 import { NEXT_BODY_LIMIT_BYTES } from './request-limits';
 
 export interface ApiContext<P> {
@@ -70,6 +71,9 @@ export function apiRoute<P = Record<string, string>>(handler: Handler<P>, option
  */
 export async function readRequestText(request: Request, limit = NEXT_BODY_LIMIT_BYTES): Promise<string> {
   if (!request.body) return '';
+  // Uncompressed only, as server/main.ts refuses before Next (request-limits.ts limitBody).
+  const codings = contentCodingsOf(request.headers.get('content-encoding') ?? undefined);
+  if (codings.length) throw unsupportedCodingError(codings.join(', '), 'identity');
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -82,7 +86,7 @@ export async function readRequestText(request: Request, limit = NEXT_BODY_LIMIT_
     size += value.byteLength;
     if (size > limit) {
       void reader.cancel().catch(() => {});
-      throw new AppError('payload_too_large', `Request body is larger than the limit of ${Math.round(limit / 1024)} KB`, { limit_bytes: limit });
+      throw bodyTooLargeError(limit);
     }
     chunks.push(value);
   }
