@@ -5,7 +5,7 @@
 // the one-statement admission (admitApiKey) was built for.
 import { authenticateBearer, bearerFromHeader, type Principal } from '@/server/auth/authenticate-bearer';
 import { AppError } from '@/server/errors';
-import { authorizationHeader, authorizeModel, rateLimitSubject, readJsonObject } from '@/server/gateway/admit';
+import { authorizationHeader, authorizeModel, rateLimitSubject, readJsonObject, type AdmissionTrace } from '@/server/gateway/admit';
 import { contextFor, keyOrder, type PreparedAttempt, type RouteTargets } from '@/server/gateway/open-route';
 import { applyAccountPolicy, byokCharge } from '@/server/gateway/account-policy';
 import type { ChatTransport } from '@/server/gateway/transport';
@@ -33,15 +33,25 @@ export interface EmbeddingsAdmission {
   tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
 }
 
-export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<EmbeddingsAdmission> {
+/**
+ * @param trace filled in as admission goes, as the chat path's (gateway/admit.ts): what a refusal's record
+ *   needs (gateway/record-refusal.ts), the principal once the credential is checked and the model asked for.
+ */
+export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticated?: Principal, trace: AdmissionTrace = {}): Promise<EmbeddingsAdmission> {
   const authorization = authorizationHeader(t);
   const principal = authenticated ?? (await authenticateBearer(authorization));
+  trace.principal = principal;
+  trace.streamed = false;
   await rt.rateLimiter.check(rateLimitSubject(authenticated ? null : bearerFromHeader(authorization), principal));
-  const req = parseEmbeddingsRequest(await readJsonObject(t));
+  const raw = await readJsonObject(t);
+  if (typeof raw.model === 'string') trace.model = raw.model;
+  const req = parseEmbeddingsRequest(raw);
 
   await rt.routing.ready;
   const table = rt.routing.table();
   const model = resolveModelOrThrow(table, req.model);
+  trace.model = model.id;
+  trace.provider = model.endpoints[0]?.provider.id;
   authorizeModel(principal, model);
   const plan = planRoute(table, req, {
     kind: 'embedding',

@@ -13,6 +13,7 @@ import { usdToMicros } from '@/server/ledger/money';
 import type { RoutingFileInput } from '@/server/routing/config-schema';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
+import { apiCaller } from '@/test/factories';
 import { startFakeUpstream, type FakeResponse, type FakeUpstream, type RecordedRequest } from '@/test/fake-upstream';
 import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 import { handleEmbeddingsRequest } from './embeddings-transports';
@@ -215,6 +216,33 @@ describeEachDatabase('POST /api/v1/embeddings', () => {
     expect((await res.json()).error.message).toContain('does not support specifying dimensions');
     const record = await expectCharged(id, 0);
     expect(record).toMatchObject({ status: 'ERROR', costMicros: 0n, promptTokens: 0 });
+  });
+
+  it('refusals after the key is known (404 unknown model, 402 no credit) are recorded as the chat path’s: listed with include_refused=true', async () => {
+    const call = apiCaller(() => api.origin);
+    const u = await fundedUser(10);
+    const poor = await fundedUser(0);
+    const unknown = await post({ model: 'nobody/no-such-embedder', input: 'hi' }, u.key);
+    expect(unknown.status).toBe(404);
+    const broke = await post({ model: 'openai/text-embedding-3-small', input: 'hi' }, poor.key);
+    expect(broke.status).toBe(402);
+    await h.runtime.settlements.flush();
+
+    const refused = async (key: string) => {
+      const res = await call('GET', '/users/me/usages?include_refused=true', key);
+      expect(res.status).toBe(200);
+      return (await res.json()).data as { status: string; http_status: number; model: string; cost: number; error: { code: string } | null }[];
+    };
+    expect((await refused(u.key)).map((r) => [r.status, r.http_status, r.model, r.cost, r.error?.code])).toEqual([['refused', 404, 'nobody/no-such-embedder', 0, 'not_found']]);
+    expect((await refused(poor.key)).map((r) => [r.status, r.http_status, r.model, r.cost, r.error?.code])).toEqual([['refused', 402, 'openai/text-embedding-3-small', 0, 'payment_required']]);
+    const prisma = await db();
+    expect(await prisma.usageRecord.findFirstOrThrow({ where: { accountId: poor.user.personal_account_id } })).toMatchObject({
+      status: 'REFUSED', httpStatus: 402, errorCode: 'payment_required', provider: 'openai', streamed: false, costMicros: 0n,
+      userId: poor.user.id, apiKeyId: poor.apiKey.id, requestId: broke.headers.get('x-request-id'),
+    });
+    expect(await prisma.usageRecord.findFirstOrThrow({ where: { accountId: u.user.personal_account_id } })).toMatchObject({
+      status: 'REFUSED', httpStatus: 404, apiKeyId: u.apiKey.id, requestId: unknown.headers.get('x-request-id'),
+    });
   });
 
   it('the Next route handler’s transport (WHATWG Request) serves the same answer', async () => {

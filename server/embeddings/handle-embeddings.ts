@@ -4,9 +4,11 @@
 // shape plus `provider`, `id` and `usage.cost`. Billed by input tokens at the serving endpoint's input price.
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { AppError, errorReply, toErrorBody } from '@/server/errors';
+import type { AdmissionTrace } from '@/server/gateway/admit';
 import { CLIENT_CLOSED, journalAndSettle } from '@/server/gateway/handle-chat';
 import { attemptLog, attemptsIn, sendAlongRoute, type AttemptRecord, type ServedRoute } from '@/server/gateway/open-route';
 import { chargeFor } from '@/server/gateway/outcome';
+import { recordRefusal } from '@/server/gateway/record-refusal';
 import type { ChatTransport } from '@/server/gateway/transport';
 import { newRequestId } from '@/server/http/request-id';
 import { microsToUsd } from '@/server/ledger/money';
@@ -25,12 +27,15 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
   const started = performance.now();
   t.annotate?.({ request_id: requestId });
   let a: EmbeddingsAdmission;
+  const trace: AdmissionTrace = {};
   try {
-    a = await admitEmbeddings(rt, t, authenticated);
+    a = await admitEmbeddings(rt, t, authenticated, trace);
   } catch (err) {
     const { status, body, headers } = errorReply(err, requestId, 'admission');
     rt.metrics.refused(status);
     t.sendJson(status, body, { ...headers, 'x-request-id': requestId });
+    // After the answer, as the chat path: the refusal's record is queued, never awaited.
+    recordRefusal(rt, t, trace, err, status, requestId, started);
     return;
   }
 
