@@ -4,6 +4,7 @@
 import type { Prisma } from '@/server/db/generated/client';
 import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
+import { storableText } from '@/server/ledger/storable-text';
 import type { ResponsesInputItem } from './responses-request-schema';
 
 export const STORED_RESPONSE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -25,6 +26,26 @@ export interface StoredResponseRecord {
  */
 export const responseNotFound = (id: string, param?: 'previous_response_id') => new AppError('not_found', `Response with id '${id}' not found.`, param ? { param } : {});
 
+/**
+ * `value` (JSON: what is stored) with NUL and unpaired UTF-16 surrogates replaced by U+FFFD in every string, keys
+ * included. PostgreSQL/PGlite jsonb and text cannot hold \u0000, and an unpaired surrogate is refused too, so one
+ * such character in the model's output would fail the whole row and the id the client was given would answer 404.
+ * The client's input with such characters is refused with a 400 when store is true (responses-request-schema.ts), but
+ * the upstream's output cannot be refused: the answer the client received is sent unchanged, and only this stored
+ * copy (what GET /responses/{id} returns and what previous_response_id continues from) holds U+FFFD in their place.
+ * Keys that differed only by such characters become one (the later wins).
+ */
+export function storableJson<T>(value: T): T {
+  if (typeof value === 'string') return storableText(value, value.length) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => storableJson(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[storableText(k, k.length)] = storableJson(v);
+    return out as T;
+  }
+  return value;
+}
+
 export async function saveStoredResponse(input: {
   id: string;
   accountId: string;
@@ -43,10 +64,11 @@ export async function saveStoredResponse(input: {
       accountId: input.accountId,
       userId: input.userId,
       apiKeyId: input.apiKeyId,
-      model: input.model,
-      input: input.conversation as Prisma.InputJsonValue,
-      output: input.output as Prisma.InputJsonValue,
-      response: input.response as Prisma.InputJsonValue,
+      // Stored copies, made storable (see storableJson): the model name too, since it is a text column.
+      model: storableText(input.model, input.model.length),
+      input: storableJson(input.conversation) as Prisma.InputJsonValue,
+      output: storableJson(input.output) as Prisma.InputJsonValue,
+      response: storableJson(input.response) as Prisma.InputJsonValue,
       createdAt: now,
       expiresAt: new Date(now.getTime() + STORED_RESPONSE_TTL_MS),
     },
