@@ -1,7 +1,8 @@
 // An operator's manual credit or debit of an account (POST /api/v1/admin/accounts/{id}/adjustments): one
 // ADJUSTMENT ledger entry of paid credit through postLedgerEntry (the only balance writer) and one audit entry,
 // in one transaction. Refunds of card payments go through the billing refund path (Stripe); this covers
-// manual credit refunds and corrections. A debit may not take paid credit below zero (409): promotional
+// manual credit refunds and corrections. A debit may not take paid credit below zero, nor take what requests in
+// flight have reserved out from under them (available credit below the account's floor) (409): promotional
 // credit is never touched, and an operator who needs to go further debits what is there.
 import { z } from 'zod';
 import { recordAudit } from '@/server/audit/record-audit';
@@ -29,14 +30,32 @@ export async function adjustAccount(p: { accountId: string; actorUserId: string;
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     // Lock first (as postLedgerEntry does) so that the check below and the posting see the same balance.
-    const [account] = await tx.$queryRaw<{ paidMicros: bigint }[]>`
-      SELECT "paidMicros" FROM "Account" WHERE id = ${p.accountId} FOR NO KEY UPDATE`;
+    const [account] = await tx.$queryRaw<{ paidMicros: bigint; promoMicros: bigint; reservedMicros: bigint; creditFloorMicros: bigint }[]>`
+      SELECT "paidMicros", "promoMicros", "reservedMicros", "creditFloorMicros" FROM "Account" WHERE id = ${p.accountId} FOR NO KEY UPDATE`;
     if (!account) throw new AppError('not_found', `No account ${p.accountId}`);
-    if (amountMicros < 0n && account.paidMicros + amountMicros < 0n) {
-      throw new AppError('conflict', `A debit of ${microsToUsd(-amountMicros)} USD would take the account's paid credit (${microsToUsd(account.paidMicros)} USD) below zero`, {
-        reason: 'insufficient_paid_credit',
-        paid: microsToUsd(account.paidMicros),
-      });
+    if (amountMicros < 0n) {
+      // What requests in flight hold (reservedMicros) stays covered: the debit may not take available credit
+      // below the account's floor, as usage never does, nor paid credit below zero.
+      const debit = -amountMicros;
+      const headroom = account.paidMicros + account.promoMicros - account.reservedMicros + account.creditFloorMicros;
+      const debitable = [account.paidMicros, headroom].reduce((a, b) => (a < b ? a : b));
+      const debitableNow = debitable > 0n ? debitable : 0n;
+      if (debit > account.paidMicros) {
+        throw new AppError('conflict', `A debit of ${microsToUsd(debit)} USD would take the account's paid credit (${microsToUsd(account.paidMicros)} USD) below zero`, {
+          reason: 'insufficient_paid_credit',
+          paid: microsToUsd(account.paidMicros),
+          reserved: microsToUsd(account.reservedMicros),
+          debitable: microsToUsd(debitableNow),
+        });
+      }
+      if (debit > headroom) {
+        throw new AppError('conflict', `A debit of ${microsToUsd(debit)} USD would leave requests in flight uncovered: they hold ${microsToUsd(account.reservedMicros)} USD of the account's credit, and at most ${microsToUsd(debitableNow)} USD can be debited now`, {
+          reason: 'insufficient_paid_credit',
+          paid: microsToUsd(account.paidMicros),
+          reserved: microsToUsd(account.reservedMicros),
+          debitable: microsToUsd(debitableNow),
+        });
+      }
     }
     const adjustmentId = newRowId();
     const entry = await postLedgerEntry(tx, {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setOperator } from '@/server/auth/operator';
 import { verifyCredentials } from '@/server/auth/verify-credentials';
 import { db } from '@/server/db';
+import { reserveCredits } from '@/server/ledger/reserve';
 import { jsonClient, testUser, type TestUser } from '@/test/accounts';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
@@ -148,6 +149,26 @@ describeEachDatabase('admin console API', () => {
     expect((await prisma.account.findUniqueOrThrow({ where: { id: account } })).paidMicros).toBe(2_000_001n);
     const audit = await prisma.auditLogEntry.findMany({ where: { accountId: account, action: 'account.adjustment' }, orderBy: { createdAt: 'asc' } });
     expect(audit.map((a) => [a.targetId, a.actorUserId])).toEqual(entries.map((e) => [e.id, operator.id]));
+  });
+
+  it('a debit may not take what requests in flight have reserved: 409 for the whole paid balance, 201 for what is free', async () => {
+    const held = await testUser('held');
+    const path = `/admin/accounts/${held.personalAccountId}/adjustments`;
+    expect((await call('POST', path, operator.token, { amount_usd: 0.28, reason: 'top up' })).status).toBe(201);
+    // A request in flight holds 0.173 USD of it, as the gateway's reservation does.
+    await reserveCredits({ accountId: held.personalAccountId, generationId: `gen-${randomUUID()}`, amountMicros: 173_000n, userId: held.id });
+
+    const all = await call('POST', path, operator.token, { amount_usd: -0.28, reason: 'claw back' });
+    expect(all.status).toBe(409);
+    expect(all.body.error.metadata).toMatchObject({ reason: 'insufficient_paid_credit', paid: 0.28, reserved: 0.173, debitable: 0.107 });
+    expect(all.body.error.message).toMatch(/in flight.*0\.173 USD.*0\.107 USD can be debited now/);
+    expect((await call('POST', path, operator.token, { amount_usd: -0.107001, reason: 'claw back' })).status).toBe(409);
+
+    const free = await call('POST', path, operator.token, { amount_usd: -0.107, reason: 'claw back' });
+    expect(free.status).toBe(201);
+    expect(free.body.data.balance).toMatchObject({ paid: 0.173 });
+    const account = await (await db()).account.findUniqueOrThrow({ where: { id: held.personalAccountId } });
+    expect([account.paidMicros, account.reservedMicros]).toEqual([173_000n, 173_000n]);
   });
 
   // API keys at the gateway are admitted by the one-statement reservation (server/ledger/reserve.ts), which
