@@ -9,7 +9,7 @@ import type { Principal } from '@/server/auth/authenticate-bearer';
 import { requireOperatorOrThrow } from '@/server/auth/operator';
 import { auth, authOfRequest } from '@/server/auth/next-auth';
 import { sessionPrincipal } from '@/server/console/session-principal';
-import { AppError, ERROR_STATUS, isAppError, toErrorBody } from '@/server/errors';
+import { AppError, ERROR_STATUS, type ErrorCode, isAppError, toErrorBody } from '@/server/errors';
 import { publicOrigin } from '@/server/http/public-origin';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
 import type { Permission } from '@/server/organizations/permissions';
@@ -49,10 +49,39 @@ const TRPC_CODE: Record<number, TRPCError['code']> = {
   504: 'GATEWAY_TIMEOUT',
 };
 
+/**
+ * A TRPCError raised by tRPC itself or by our middleware (no session, unknown procedure, a mutation over GET,
+ * a body that is not JSON…) in our error vocabulary, so the console sees the same code and message as REST.
+ * Its message was written for the client; only INTERNAL_SERVER_ERROR (and anything unmapped) stays generic.
+ */
+const APP_CODE: Partial<Record<TRPCError['code'], ErrorCode>> = {
+  PARSE_ERROR: 'bad_request',
+  BAD_REQUEST: 'bad_request',
+  UNAUTHORIZED: 'unauthorized',
+  PAYMENT_REQUIRED: 'payment_required',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_SUPPORTED: 'method_not_allowed',
+  CONFLICT: 'conflict',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  TOO_MANY_REQUESTS: 'rate_limited',
+  BAD_GATEWAY: 'upstream_error',
+  SERVICE_UNAVAILABLE: 'service_unavailable',
+  GATEWAY_TIMEOUT: 'upstream_timeout',
+};
+
+function formattable(error: TRPCError): unknown {
+  const cause = error.cause;
+  if (isAppError(cause) || (cause as Error)?.name === 'ZodError') return cause;
+  if (error.code === 'INTERNAL_SERVER_ERROR') return cause ?? error;
+  const code = APP_CODE[error.code];
+  return code ? new AppError(code, error.message) : error;
+}
+
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const { body } = toErrorBody(isAppError(cause) || (cause as Error)?.name === 'ZodError' ? cause : error.code === 'INTERNAL_SERVER_ERROR' ? cause ?? error : error);
+    const { body } = toErrorBody(formattable(error));
     return { ...shape, message: body.error.message, data: { ...shape.data, stack: undefined, appError: body.error } };
   },
 });
