@@ -7,7 +7,7 @@ import { parseResponsesRequest, responsesStateOf } from './parse-responses-reque
 import { completeResponse, outputItems, responseIdOf } from './render-response';
 import { ResponsesStreamWriter } from './render-stream';
 import { responsesErrorReply } from './responses-error-reply';
-import { responseNotFound, saveStoredResponse } from './stored-responses';
+import { mayAccessStoredResponse, responseNotFound, saveStoredResponse } from './stored-responses';
 
 /** The writer of each stream, so that `beforeFinal` stores exactly the items the client was sent. */
 const writers = new WeakMap<RenderContext, ResponsesStreamWriter>();
@@ -22,10 +22,10 @@ export const openaiResponsesFormat: WireFormat = {
     writers.set(ctx, writer);
     return writer;
   },
-  afterAdmission(req, principal) {
+  async afterAdmission(req, principal) {
     const state = responsesStateOf(req);
     // Someone else's response answers exactly as a missing one: its existence is not told.
-    if (state?.previousOwner !== undefined && state.previousOwner !== principal.accountId) throw responseNotFound(state.request.previous_response_id!, 'previous_response_id');
+    if (state?.previousOwner !== undefined && !(await mayAccessStoredResponse(state.previousOwner, principal))) throw responseNotFound(state.request.previous_response_id!, 'previous_response_id');
   },
   async beforeFinal(ctx, principal, answer: FinalAnswer) {
     const state = responsesStateOf(ctx.req);

@@ -13,8 +13,8 @@ export interface ResponsesState {
   request: ResponsesRequest;
   /** The whole conversation as items: the previous response's (expanded) and this request's input. */
   conversation: ResponsesInputItem[];
-  /** The account that owns `previous_response_id` (checked once the caller is known). */
-  previousOwner?: string;
+  /** The account and user that own `previous_response_id` (checked once the caller is known). */
+  previousOwner?: { accountId: string; userId: string };
   includeEncrypted: boolean;
 }
 
@@ -68,12 +68,12 @@ export async function parseResponsesRequest(json: Record<string, unknown>): Prom
   }
   const own: ResponsesInputItem[] = typeof request.input === 'string' ? [{ type: 'message', role: 'user', content: request.input }] : request.input;
   let conversation = own;
-  let previousOwner: string | undefined;
+  let previousOwner: { accountId: string; userId: string } | undefined;
   if (request.previous_response_id) {
     // The one read this format adds, only for a request that continues a stored response.
     const previous = await findStoredResponse(request.previous_response_id);
     if (!previous) throw responseNotFound(request.previous_response_id, 'previous_response_id');
-    previousOwner = previous.accountId;
+    previousOwner = { accountId: previous.accountId, userId: previous.userId };
     conversation = [...previous.input, ...(previous.output as ResponsesInputItem[]), ...own];
   }
 
