@@ -3,7 +3,7 @@ import { deleteStoredResponse, getStoredResponseOrThrow } from '@/server/formats
 
 export const dynamic = 'force-dynamic';
 
-/** GET /api/v1/responses/{id}: a response kept with `store: true`, to the account that made it. */
+/** GET /api/v1/responses/{id}: a response kept with `store: true`, to the user who made it (and roles that see everyone's usage). */
 export const GET = storedResponseRoute(({ id, principal }) => getStoredResponseOrThrow({ id, accountId: principal.accountId }));
 
 /** DELETE /api/v1/responses/{id}. */
