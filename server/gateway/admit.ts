@@ -79,7 +79,7 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
   trace.principal = principal;
   const subject = rateLimitSubject(token, principal);
   const known = rt.rateLimiter.limitsOf(subject);
-  const { count } = await rt.rateLimiter.checkKnown(subject, known);
+  const count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
   if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
   const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model), trace);
   keepAllowedFallbacks(principal, p.route);
@@ -100,7 +100,7 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
     ttlMs: rt.leases.leaseMs, // renewed while it runs (handle-chat.ts)
   });
   const a: Admission = { principal, ...p, generationId, reservedMicros: grant.reservedMicros, tracking: tracking(t) };
-  afterReservation(rt, a, grant.policy, subject, count);
+  afterReservation(rt, a, grant.policy, subject, count, known);
   return a;
 }
 
@@ -109,15 +109,13 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
  * count taken before they were known), the organization's provider allow-list and the account's own provider
  * keys (applied to the route). A refusal here is recorded on the admission, as the reservation must be settled.
  */
-function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subject: string, count: number): void {
+function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subject: string, count: number, known: { rpm: number | null; tpm: number | null } | undefined): void {
   const limits = { rpm: policy.rateLimitRpm, tpm: policy.rateLimitTpm };
   if (a.principal.kind === 'api_key' || a.principal.apiKey) rt.rateLimiter.learn(subject, limits);
   // Tokens are counted for keys with a token limit only, from the request that made it known on.
   if (limits.tpm) a.tokenSubject = subject;
   try {
-    // Always: a limit changed since the count was taken, or a count over the remembered limit let through
-    // to learn the current one (checkKnown) — refused here if that limit still holds.
-    rt.rateLimiter.checkAgain(count, limits.rpm ?? rt.rateLimiter.defaultRpm);
+    if (limits.rpm !== (known?.rpm ?? null)) rt.rateLimiter.checkAgain(count, limits.rpm ?? rt.rateLimiter.defaultRpm);
     // A plain account has no provider policy and no keys of its own: its route stays as planned.
     if (!policy.plain && applyAccountPolicy(a.route, policy, rt.byokFeeBps, a.model.id)) preparePrimary(rt, a.route);
   } catch (err) {
@@ -145,9 +143,8 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   let resolved: RoutingModel | undefined;
   let p: Prepared;
   let count: number;
-  let recheck: boolean;
   try {
-    ({ count, recheck } = await rt.rateLimiter.checkKnown(subject, known));
+    count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
     if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
     p = await prepare(rt, t, format, (model) => void (resolved = model), trace);
   } catch (err) {
@@ -164,8 +161,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   const amountMicros = largest(candidates);
   // Not with fallback models: the key's permissions for them are known only after admission.
   const onlyPrimaryModel = p.route.candidates.every((c) => c.model === p.model);
-  // Nor for a count over the key's remembered limit, let through only to learn its current one.
-  const early = p.route.first?.request && onlyPrimaryModel && !recheck && rt.warmKeys.claim(keyHash, amountMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
+  const early = p.route.first?.request && onlyPrimaryModel && rt.warmKeys.claim(keyHash, amountMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
   try {
     const r = await rt.keyAdmissions.reserve({
       keyHash,
@@ -185,7 +181,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
     rt.warmKeys.remember(keyHash, r.headroomMicros, r.policy.plain);
     keepAllowedFallbacks(r.principal, p.route);
     const a: Admission = { principal: r.principal, ...p, generationId, reservedMicros: r.reservedMicros, tracking: tracking(t), upstream: early?.response };
-    afterReservation(rt, a, r.policy, subject, count);
+    afterReservation(rt, a, r.policy, subject, count, known);
     // Dispatched early for an account that was plain a moment ago and now has a policy or its own keys (set
     // within the last minute): the route may have changed, so that request is aborted and the route opened anew.
     if ((a.refused || !r.policy.plain) && early) {

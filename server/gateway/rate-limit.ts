@@ -9,12 +9,6 @@ import { AppError } from '@/server/errors';
 
 const WINDOW_MS = 60_000;
 
-/**
- * A request over a key's remembered (learned) limit goes on to admission, which reads the key's current
- * limits, at most once per this interval per key; in between it is refused from memory (no database).
- */
-const RECHECK_MS = 1_000;
-
 function rateLimited(limit: number, unit: 'requests' | 'tokens', now: number): AppError {
   const retryAfter = Math.max(1, Math.ceil((WINDOW_MS - (now % WINDOW_MS)) / 1000));
   return new AppError(
@@ -46,7 +40,6 @@ export class RateLimiter {
   private readonly local = new Map<string, Counter>();
   private readonly tokens = new Map<string, Counter>();
   private readonly learned = new Map<string, SubjectLimits>();
-  private readonly rechecked = new Map<string, number>();
   private redis: Redis | null | undefined;
 
   /**
@@ -67,9 +60,7 @@ export class RateLimiter {
   /**
    * A key's limits live in the database and arrive with its admission (the one statement), after the count
    * had to be taken: they are remembered here and applied from the key's next request on, and admission
-   * re-checks the count it took against the fresh ones (checkAgain), so a lowered limit holds at once. A
-   * key refused by a remembered rpm limit is let through to admission once per RECHECK_MS (checkKnown), so
-   * a raised or removed one is learned within about a second even while the key is throttled.
+   * re-checks the count it took against the fresh ones (checkAgain), so a lowered limit holds at once.
    */
   limitsOf(subject: string): SubjectLimits | undefined {
     return this.learned.get(subject);
@@ -92,22 +83,6 @@ export class RateLimiter {
     const count = await this.count(`sb:rl:${subject}:`, this.local, subject, 1, now);
     if (count > limit) throw rateLimited(limit, 'requests', now);
     return count;
-  }
-
-  /**
-   * `check` against the key's remembered rpm limit (or the default). Over a remembered limit — which may
-   * have been raised or removed since — the request is not refused on memory alone at most once per
-   * RECHECK_MS per subject: the count is returned instead, and the caller must re-check it against the
-   * limits admission reads (checkAgain), learning them either way. Returns the count and whether it is over.
-   */
-  async checkKnown(subject: string, known: SubjectLimits | undefined, now = Date.now()): Promise<{ count: number; recheck: boolean }> {
-    const limit = known?.rpm ?? this.limitPerMinute;
-    const count = await this.count(`sb:rl:${subject}:`, this.local, subject, 1, now);
-    if (count <= limit) return { count, recheck: false };
-    if (known?.rpm == null || (this.rechecked.get(subject) ?? -Infinity) > now - RECHECK_MS) throw rateLimited(limit, 'requests', now);
-    if (this.rechecked.size > 100_000) this.rechecked.clear();
-    this.rechecked.set(subject, now);
-    return { count, recheck: true };
   }
 
   /** Throws the 429 of `check` if `count` (what check returned) is over `limit`. */
