@@ -125,9 +125,10 @@ test('400 generated malformed requests across every route: no 5xx, every one ans
       const nativeShaped = g.route.kind === 'native' && g.nativeBody !== null;
       // A native-shaped body goes as JSON, so that it reaches the format's validation.
       if (g.contentType || nativeShaped) headers['content-type'] = nativeShaped ? 'application/json' : g.contentType;
-      // DELETE /users/me with our credential would delete the fuzzing user itself and leave the rest of the
-      // run (and the tests below) unauthenticated: it is fuzzed with a bad credential instead.
-      const deletesSelf = method === 'DELETE' && /^\/api\/v1\/users\/me(\?|$)/.test(path);
+      // DELETE /users/me with our credential, or the console's profile.deleteAccount (it takes no input, so any
+      // body will do) with our session, would delete the fuzzing user itself and leave the rest of the run (and
+      // the tests below) unauthenticated: they are fuzzed with a bad credential instead.
+      const deletesSelf = (method === 'DELETE' && /^\/api\/v1\/users\/me(\?|$)/.test(path)) || /^\/api\/trpc\/profile\.deleteAccount(\?|$)/.test(path);
       const credential = deletesSelf ? 'garbage' : g.auth;
       if (credential === 'key') headers.authorization = `Bearer ${key}`;
       if (credential === 'garbage') headers.authorization = 'Bearer sk-sb-v1-\u00ff\u00fe';
