@@ -7,10 +7,13 @@ import { messagesErrorReply } from '@/server/formats/anthropic-messages/messages
 import { responsesErrorReply } from '@/server/formats/openai-responses/responses-error-reply';
 import type { ErrorReplyOf } from '@/server/gateway/wire-format';
 
-/** POST /api/v1/messages and /api/v1/messages/count_tokens (a trailing slash allowed, as the fast path does). */
-const MESSAGES_ROUTE = /^\/api\/v1\/messages(\/count_tokens)?\/?$/;
-/** POST /api/v1/responses, GET and DELETE /api/v1/responses/{id}. */
-const RESPONSES_ROUTE = /^\/api\/v1\/responses(\/[^/]+)?\/?$/;
+/**
+ * /api/v1/messages and everything under it (count_tokens, and any path there that names no route: a client of
+ * the Anthropic SDK gets its 404 in the shape the SDK reads). Not /api/v1/messagesX.
+ */
+const MESSAGES_ROUTE = /^\/api\/v1\/messages(\/|$)/;
+/** /api/v1/responses, /api/v1/responses/{id} and everything under them (an unknown sub-path's 404 included). */
+const RESPONSES_ROUTE = /^\/api\/v1\/responses(\/|$)/;
 
 export type ErrorReplyRenderer = (err: unknown, requestId: string, where?: string) => ErrorReplyOf;
 
