@@ -59,7 +59,7 @@ defineEndpoint({
   path: '/organizations/{id}',
   summary: 'Delete an organization (owner)',
   description:
-    '409 while a subscription is live (cancel the plan first), while generations are in flight, or while credit remains unless force=true (the balance is forfeited). ' +
+    '409 while a subscription is live (cancel the plan first), while generations are in flight (free models included; `metadata.in_flight` counts them), or while credit remains unless force=true (the balance is forfeited). ' +
     'Every API key of the organization is revoked, members whose active account it was go back to their personal account, and memberships and invites are removed. ' +
     'The billing account with its ledger, payments and usage records is kept for accounting.',
   tags: orgTags,
