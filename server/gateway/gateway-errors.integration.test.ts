@@ -190,6 +190,8 @@ describeEachDatabase('chat completions: errors', () => {
     await settleAndReturnLeases(h);
     const rec = await (await db()).usageRecord.findFirst({ where: { userId, status: 'ABORTED' }, orderBy: { createdAt: 'desc' } });
     expect(rec).not.toBeNull();
+    // The upstream never finished it: no finish reason (it was recorded as "stop").
+    expect(rec!.finishReason).toBeNull();
     expect((await getBalanceOrThrow(account)).reservedMicros).toBe(0n);
   });
 

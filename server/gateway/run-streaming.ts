@@ -179,7 +179,8 @@ export async function runStreaming(
     usage,
     upstreamUsage,
     produced: outputChars > 0,
-    finishReason: failure ? 'error' : finishReason,
+    // A stream the client left before the upstream finished it has no finish reason (as a non-streamed one).
+    finishReason: failure ? 'error' : aborted && !cut && !converter.finishReason ? null : finishReason,
     status: aborted ? 'ABORTED' : failure ? 'ERROR' : 'SUCCESS',
     error: failure ?? undefined,
     ttftMs,
