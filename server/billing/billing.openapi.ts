@@ -67,18 +67,23 @@ defineEndpoint({
   body: checkoutInput, status: 201, response: session.extend({ payment: paymentSchema }), errors: [503],
 });
 
+/** Who may spend an organization's money (permissions.ts billing:manage): admins read billing but do not pay. */
+const PAYS = 'On an organization: owners and members with the billing role (billing:manage); admins and members get 403.';
+
 for (const s of scopes) {
   const withPayment = s.params.extend({ paymentId: z.string() });
   const tags = ['Payments', s.tag];
+  /** The description of a route that spends: on an organization, who may. */
+  const spends = (text?: string) => (s.tag === 'Organizations' ? [text, PAYS].filter(Boolean).join(' ') : text);
   if (s.tag === 'Organizations') {
     defineEndpoint({
-      method: 'post', path: `${s.prefix}/credits/checkout`, summary: 'Start a credit purchase checkout', tags, params: s.params,
+      method: 'post', path: `${s.prefix}/credits/checkout`, summary: 'Start a credit purchase checkout', tags, params: s.params, description: spends(),
       body: checkoutInput, status: 201, response: session.extend({ payment: paymentSchema }), errors: [403, 404, 503],
     });
   }
   defineEndpoint({
     method: 'post', path: `${s.prefix}/credits/purchase`, summary: 'Buy credits now with the saved default card', tags, params: s.params, body: purchaseInput,
-    description: 'An off-session charge. Idempotent per key (body idempotency_key or the Idempotency-Key header). A declined card or one that needs 3-D Secure is a 402 naming the reason; nothing is credited.',
+    description: spends('An off-session charge. Idempotent per key (body idempotency_key or the Idempotency-Key header). A declined card or one that needs 3-D Secure is a 402 naming the reason; nothing is credited.'),
     response: z.object({ payment: paymentSchema, balance }), errors: [402, 403, 404, 409, 502, 503],
   });
   defineEndpoint({ method: 'get', path: `${s.prefix}/payments`, summary: 'Payment history (newest first)', tags, params: s.params, query: listPaymentsQuery, response: page(paymentSchema), errors: [403, 404] });
@@ -95,7 +100,7 @@ for (const s of scopes) {
   defineEndpoint({ method: 'get', path: `${s.prefix}/auto-top-up`, summary: 'Auto top-up settings', tags, params: s.params, response: autoTopUp, errors: [403, 404] });
   defineEndpoint({
     method: 'put', path: `${s.prefix}/auto-top-up`, summary: 'Configure auto top-up', tags, params: s.params, body: autoTopUpInput, response: autoTopUp, errors: [402, 403, 404],
-    description: 'When a charge takes the balance below threshold, one top-up of amount is charged to the saved card (at most one at a time, at most one a minute). A failed top-up switches it off and says why. Enabling needs a saved card (402 otherwise).',
+    description: spends('When a charge takes the balance below threshold, one top-up of amount is charged to the saved card (at most one at a time, at most one a minute). A failed top-up switches it off and says why. Enabling needs a saved card (402 otherwise).'),
   });
   defineEndpoint({
     method: 'get', path: `${s.prefix}/payment-method/default`, summary: 'Default payment method (brand, last 4, expiry)', tags, params: s.params,
@@ -103,6 +108,6 @@ for (const s of scopes) {
   });
   defineEndpoint({
     method: 'post', path: `${s.prefix}/payment-method/setup-session`, summary: 'Start saving a card (checkout in setup mode)', tags, params: s.params, status: 201,
-    description: 'Returns a URL; once the card is confirmed it becomes the default payment method.', response: session, errors: [403, 404, 503],
+    description: spends('Returns a URL; once the card is confirmed it becomes the default payment method.'), response: session, errors: [403, 404, 503],
   });
 }

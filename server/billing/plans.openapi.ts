@@ -61,15 +61,16 @@ defineEndpoint({ method: 'get', path: '/plans', summary: 'List available plans',
 defineEndpoint({ method: 'get', path: '/organizations/{id}/plan', summary: 'Current plan (free when there is no subscription)', tags, params: org, response: currentPlan, errors: [404] });
 defineEndpoint({
   method: 'post', path: '/organizations/{id}/plan', summary: 'Subscribe to a plan', tags, params: org, body: subscribeInput, status: 201, response: currentPlan, errors: [402, 403, 404, 409, 502, 503],
-  description: 'A subscription with quantity = seats (default: the member count, never fewer), charged now to the saved card. Owners and billing managers only. Subscribing again to a plan set to end keeps it.',
+  description: 'A subscription with quantity = seats (default: the member count, never fewer), charged now to the saved card. Owners and members with the billing role only (plan:manage); admins get 403. Subscribing again to a plan set to end keeps it.',
 });
 defineEndpoint({ method: 'get', path: '/organizations/{id}/plan/history', summary: 'Plan change history', tags, params: org, query: listQuery, response: z.object({ data: z.array(change), has_more: z.boolean(), next_cursor: z.string().nullable() }), errors: [403, 404] });
 defineEndpoint({ method: 'get', path: '/organizations/{id}/plan/{planId}', summary: 'Plan details', tags, params: org.extend({ planId: z.string() }), response: planSchema.extend({ current: z.boolean() }), errors: [404] });
 defineEndpoint({
   method: 'put', path: '/organizations/{id}/plan/seats', summary: 'Change the seat count', tags, params: org, body: seatsInput, errors: [400, 402, 403, 404, 409, 502],
-  description: 'Added seats are charged now, pro rata; removed seats are credited on the next invoice. Never below the member count (400).',
+  description: 'Added seats are charged now, pro rata; removed seats are credited on the next invoice. Never below the member count (400). Owners and the billing role (plan:manage); admins get 403.',
   response: currentPlan.extend({ proration: z.object({ amount: z.number(), amount_cents: z.number().int() }).nullable() }),
 });
 defineEndpoint({
   method: 'delete', path: '/organizations/{id}/plan/{planId}', summary: 'Cancel a plan at the end of the paid period', tags, params: org.extend({ planId: z.string() }), response: currentPlan, errors: [403, 404, 409, 502],
+  description: 'Owners and the billing role (plan:manage); admins get 403.',
 });

@@ -1,10 +1,12 @@
-// The permission matrix, in one place. Personal accounts: the owner may do everything. Organizations:
-//   member  — use the organization's models (keys of their own), see their own usage
-//   billing — + payments, credits, auto top-up, plans
-//   admin   — + members, invites, everyone's keys, everyone's usage, settings, the audit log
-//   owner   — + delete the organization, manage owners
-//   admin   — + members, invites, everyone's keys, everyone's usage, settings
-//   owner   — + delete the organization, manage owners, single sign-on
+// The permission matrix, in one place (README "Accounts, organizations and keys" lists it per role; a test
+// holds the two together). Personal accounts: the owner may do everything. Organizations:
+//   member  — use the organization's models (keys of their own), see their own usage and the members
+//   billing — a member's, plus pay (credits, card, auto top-up, promotion codes, plans); all usage; pending invites
+//   admin   — everything but paying, plans, owners, single sign-on and deleting the organization: members,
+//             invites, everyone's keys, provider keys, settings, webhooks, the audit log; reads billing
+//   owner   — everything
+// Admins do not pay: spending the organization's money is the billing role's (GitHub's billing manager,
+// Contentful's admin-without-billing), so finance and administration can be given to different people.
 export type Role = 'OWNER' | 'ADMIN' | 'BILLING' | 'MEMBER';
 
 export const PERMISSIONS = {
@@ -44,7 +46,7 @@ export function roleAllows(role: Role, permission: Permission): boolean {
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   OWNER: 'Everything, including deleting the organization and managing owners',
-  ADMIN: 'Manage members, invites, API keys and settings; see all usage',
+  ADMIN: 'Manage members, invites, API keys, provider keys, webhooks and settings; see all usage, billing and the audit log (paying and plans are for owners and billing)',
   BILLING: 'Manage payments, credits, auto top-up and plans; see all usage',
   MEMBER: "Use the organization's models with their own keys and see their own usage",
 };

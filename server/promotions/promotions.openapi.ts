@@ -28,7 +28,7 @@ defineEndpoint({
   path: '/promotions/redeem',
   summary: 'Redeem a promotion code',
   description:
-    'Credits the promotion to your personal account, or to `account_id` (an organization where you have billing:manage). ' +
+    'Credits the promotion to your personal account, or to `account_id` (an organization where you have billing:manage: owners and the billing role, not admins). ' +
     'Each account may redeem a code once. 404: unknown code; 409: already redeemed by this account (`metadata.reason` already_redeemed) or every ' +
     'redemption used (`exhausted`); 410: the code’s redemption deadline passed (`expired`) or it was withdrawn (`inactive`); ' +
     '429: too many unknown codes (20 per hour per user), see Retry-After.',
