@@ -88,7 +88,7 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
           <div ref={conversationRef} tabIndex={0} className="flex-1 overflow-y-auto rounded-t-2xl px-4 py-5 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring sm:px-6">
             {chat.turns.length === 0 ? (
               <EmptyState icon={<Icon name="playground" />} title="Start a conversation" className="my-auto border-none">
-                Pick a model, type a message and press Enter. <code className="font-mono text-xs">switchboard/echo</code> answers with your own words and costs next to nothing.
+                Pick a model, type a message and press Enter. <code className="font-mono text-xs">switchboard/echo</code> answers with your own words, free.
               </EmptyState>
             ) : (
               <ol aria-live="polite" className="space-y-4">

@@ -46,7 +46,9 @@ export function SettingsPanel({ models, settings, onChange, toolsError }: { mode
         </p>
       ) : model ? (
         <p className="-mt-2 text-xs leading-5 text-muted">
-          {formatPrice(perMillion(model.pricing.prompt))} in · {formatPrice(perMillion(model.pricing.completion))} out per 1M tokens
+          {perMillion(model.pricing.prompt) === 0 && perMillion(model.pricing.completion) === 0
+            ? 'Free'
+            : `${formatPrice(perMillion(model.pricing.prompt))} in · ${formatPrice(perMillion(model.pricing.completion))} out per 1M tokens`}
           {model.supportsReasoning ? ' · reasoning' : ''}
         </p>
       ) : null}
