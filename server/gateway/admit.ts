@@ -18,6 +18,7 @@ import { hasFiles, hasImages, MAX_BODY_BYTES } from './chat-request-schema';
 import { applyAccountPolicy, reservationCandidates } from './account-policy';
 import { dispatchEarly } from './early-dispatch';
 import { keyOrder, openRoute, prepareAttempt, type Route, type ServedRoute } from './open-route';
+import type { KnownCheck } from './rate-limit';
 import type { ChatTransport } from './transport';
 import type { WireFormat } from './wire-format';
 
@@ -35,8 +36,9 @@ export interface Admission {
   /** The route, already opened during admission (early-dispatch.ts); otherwise the runner opens it. */
   upstream?: Promise<ServedRoute>;
   /**
-   * Refused after the reservation was made (a key's rate limit lowered meanwhile, the account's saved key
-   * unreadable): the use case answers with it and settles the reservation at no charge.
+   * Refused after the reservation was made (a key's rate limit lowered or still holding, the organization's
+   * provider allow-list, the account's saved key unreadable): the use case answers with it and settles the
+   * reservation as a refusal (status REFUSED), at no charge.
    */
   refused?: unknown;
   /** The rate limiter's subject, when the key has a token limit (its tokens are counted after the answer). */
@@ -79,8 +81,7 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
   trace.principal = principal;
   const subject = rateLimitSubject(token, principal);
   const known = rt.rateLimiter.limitsOf(subject);
-  const count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
-  if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
+  const counted = await rt.rateLimiter.checkKnown(subject, known);
   const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model), trace);
   keepAllowedFallbacks(principal, p.route);
 
@@ -100,22 +101,25 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
     ttlMs: rt.leases.leaseMs, // renewed while it runs (handle-chat.ts)
   });
   const a: Admission = { principal, ...p, generationId, reservedMicros: grant.reservedMicros, tracking: tracking(t) };
-  afterReservation(rt, a, grant.policy, subject, count, known);
+  afterReservation(rt, a, grant.policy, subject, counted);
   return a;
 }
 
 /**
  * What the reservation statement told about the account: a key's own rate limits (checked again against the
- * count taken before they were known), the organization's provider allow-list and the account's own provider
- * keys (applied to the route). A refusal here is recorded on the admission, as the reservation must be settled.
+ * counts taken before they were known), the organization's provider allow-list and the account's own provider
+ * keys (applied to the route). A refusal here is recorded on the admission, as the reservation must be settled
+ * (as a refusal, at no charge: handle-chat.ts).
  */
-function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subject: string, count: number, known: { rpm: number | null; tpm: number | null } | undefined): void {
+function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subject: string, counted: KnownCheck): void {
   const limits = { rpm: policy.rateLimitRpm, tpm: policy.rateLimitTpm };
   if (a.principal.kind === 'api_key' || a.principal.apiKey) rt.rateLimiter.learn(subject, limits);
   // Tokens are counted for keys with a token limit only, from the request that made it known on.
   if (limits.tpm) a.tokenSubject = subject;
   try {
-    if (limits.rpm !== (known?.rpm ?? null)) rt.rateLimiter.checkAgain(count, limits.rpm ?? rt.rateLimiter.defaultRpm);
+    // Always (two comparisons): a limit lowered since the counts were taken, or counts over the remembered
+    // limits let through to learn the current ones (checkKnown) — refused here if those still hold.
+    rt.rateLimiter.checkAgainFresh(counted, limits);
     // A plain account has no provider policy and no keys of its own: its route stays as planned.
     if (!policy.plain && applyAccountPolicy(a.route, policy, rt.byokFeeBps, a.model.id)) preparePrimary(rt, a.route);
   } catch (err) {
@@ -142,10 +146,9 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   const known = rt.rateLimiter.limitsOf(subject);
   let resolved: RoutingModel | undefined;
   let p: Prepared;
-  let count: number;
+  let counted: KnownCheck;
   try {
-    count = await rt.rateLimiter.check(subject, undefined, known?.rpm ?? rt.rateLimiter.defaultRpm);
-    if (known?.tpm) await rt.rateLimiter.checkTokens(subject, known.tpm);
+    counted = await rt.rateLimiter.checkKnown(subject, known);
     p = await prepare(rt, t, format, (model) => void (resolved = model), trace);
   } catch (err) {
     // Refused before the key was checked: answer in admission order all the same — 401 for a bad key
@@ -161,7 +164,8 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   const amountMicros = largest(candidates);
   // Not with fallback models: the key's permissions for them are known only after admission.
   const onlyPrimaryModel = p.route.candidates.every((c) => c.model === p.model);
-  const early = p.route.first?.request && onlyPrimaryModel && rt.warmKeys.claim(keyHash, amountMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
+  // Nor for counts over the key's remembered limits, let through only to learn its current ones.
+  const early = p.route.first?.request && onlyPrimaryModel && !counted.recheck && rt.warmKeys.claim(keyHash, amountMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
   try {
     const r = await rt.keyAdmissions.reserve({
       keyHash,
@@ -181,7 +185,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
     rt.warmKeys.remember(keyHash, r.headroomMicros, r.policy.plain);
     keepAllowedFallbacks(r.principal, p.route);
     const a: Admission = { principal: r.principal, ...p, generationId, reservedMicros: r.reservedMicros, tracking: tracking(t), upstream: early?.response };
-    afterReservation(rt, a, r.policy, subject, count, known);
+    afterReservation(rt, a, r.policy, subject, counted);
     // Dispatched early for an account that was plain a moment ago and now has a policy or its own keys (set
     // within the last minute): the route may have changed, so that request is aborted and the route opened anew.
     if ((a.refused || !r.policy.plain) && early) {

@@ -41,6 +41,10 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
 
   // Until settled, this process renews the reservation's lease (a dead process's expire and are swept).
   rt.leases.hold(a.generationId);
+  if (a.refused) {
+    refuseAdmitted(rt, t, format, a, a.refused, requestId, started);
+    return;
+  }
   let committed = false;
   // The HTTP status the client got, for the metrics: 200 once an answer or a stream started.
   let replyStatus = 200;
@@ -53,7 +57,6 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
   };
   let outcome: GenerationOutcome = { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'ERROR', streamed: a.req.stream, attempts: [] };
   try {
-    if (a.refused) throw a.refused;
     await format.afterAdmission?.(a.req, a.principal);
     outcome = a.req.stream ? await runStreaming(rt, t, format, a, requestId, started, commit) : await runNonStreaming(rt, t, format, a, requestId, commit);
   } catch (err) {
@@ -85,6 +88,22 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
 }
 
 /**
+ * Refused by what admission learned with the reservation (a key's rate limit, the organization's provider
+ * allow-list, an unreadable saved provider key): answered as any admission refusal, and the reservation settled
+ * as one — status REFUSED with the HTTP status and error code the client got, nothing charged, the hold
+ * released, counted by the metrics as refused (journalAndSettle). Nothing was attempted upstream. Settled
+ * before the answer is written, so it is settled once even if writing fails.
+ */
+function refuseAdmitted(rt: Runtime, t: ChatTransport, format: WireFormat, a: Admission, err: unknown, requestId: string, started: number): void {
+  const { status, body, headers } = format.errorReply(err, requestId, 'admission');
+  const summary = toErrorBody(err).body.error;
+  const error = { code: String(summary.metadata.error_type ?? summary.code), message: summary.message };
+  const input = settle(rt, a, { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'REFUSED', error, streamed: a.req.stream, attempts: [] }, requestId, started, status);
+  t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
+  t.sendJson(status, body, { ...headers, 'x-request-id': requestId, 'x-generation-id': a.generationId });
+}
+
+/**
  * Journals the settlement (one synchronous append: a crash from here on cannot lose the charge, see
  * ledger/settlement-journal.ts), then queues it; once it is committed the journal line and the lease go.
  */
@@ -96,6 +115,8 @@ function settle(rt: Runtime, a: Admission, o: GenerationOutcome, requestId: stri
   return input;
 }
 
+const NOTHING_CHARGED = { costMicros: 0n, cacheSavingsMicros: 0n, unbilledMicros: 0n } as const;
+
 /** The metrics' status of a request whose client went away before its answer was complete (nginx's 499). */
 export const CLIENT_CLOSED = 499;
 
@@ -106,20 +127,25 @@ export const CLIENT_CLOSED = 499;
 export function journalAndSettle(rt: Runtime, input: SettleInput, httpStatus: number): void {
   const u = input.usage;
   u.httpStatus ??= httpStatus;
-  rt.metrics.generation({
-    model: u.model,
-    provider: u.provider,
-    status: httpStatus,
-    streamed: u.streamed,
-    latencyMs: u.latencyMs,
-    ttftMs: u.ttftMs ?? null,
-    promptTokens: u.promptTokens,
-    completionTokens: u.completionTokens,
-    cachedTokens: u.cachedTokens,
-    cacheWriteTokens: u.cacheWriteTokens,
-    reasoningTokens: u.reasoningTokens,
-    costMicros: input.costMicros,
-  });
+  // Refused after its reservation: counted as the refusals before it are (handleChat), not as a generation.
+  if (u.status === 'REFUSED') {
+    rt.metrics.refused(httpStatus);
+  } else {
+    rt.metrics.generation({
+      model: u.model,
+      provider: u.provider,
+      status: httpStatus,
+      streamed: u.streamed,
+      latencyMs: u.latencyMs,
+      ttftMs: u.ttftMs ?? null,
+      promptTokens: u.promptTokens,
+      completionTokens: u.completionTokens,
+      cachedTokens: u.cachedTokens,
+      cacheWriteTokens: u.cacheWriteTokens,
+      reasoningTokens: u.reasoningTokens,
+      costMicros: input.costMicros,
+    });
+  }
   const journaled = rt.journal?.append(input) ?? null;
   void rt.settlements.enqueue(input).then(() => {
     if (journaled) rt.journal!.settled(journaled);
@@ -137,7 +163,9 @@ function recordSpeed(rt: Runtime, o: GenerationOutcome, latencyMs: number): void
 function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, started: number): SettleInput {
   // Who served it; when no endpoint answered, the primary (what the client asked for).
   const { model, endpoint } = o.served?.candidate ?? a.route.candidates[0]!;
-  const { costMicros, cacheSavingsMicros, unbilledMicros } = chargeFor(endpoint, o, a.reservedMicros);
+  // A refusal is never charged (nothing was produced: chargeFor gives nothing; said again here for the ledger).
+  const refused = o.status === 'REFUSED';
+  const { costMicros, cacheSavingsMicros, unbilledMicros } = refused ? NOTHING_CHARGED : chargeFor(endpoint, o, a.reservedMicros);
   return {
     generationId: a.generationId,
     accountId: a.principal.accountId,
@@ -148,7 +176,8 @@ function settlementFor(a: Admission, o: GenerationOutcome, requestId: string, st
       authTokenId: a.principal.authTokenId ?? null,
       model: model.id,
       provider: endpoint.provider.id,
-      upstreamModel: endpoint.upstreamModel,
+      // Nothing was sent upstream for a refusal: as its record made before a reservation, no upstream model.
+      upstreamModel: refused ? '' : endpoint.upstreamModel,
       providerKey: o.served?.key?.id ?? null,
       attempts: o.attempts.length,
       attemptLog: attemptLog(o.attempts),

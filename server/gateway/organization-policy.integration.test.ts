@@ -3,6 +3,7 @@
 // rate limits, and bring-your-own-key (the account's key reaches the provider, the operator's never; the
 // charge is the BYOK fee; a refused BYOK key is reported, not replaced).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateApiKey } from '@/server/api-keys/update-api-key';
 import { encryptSecret } from '@/server/crypto/secret-box';
 import { db, Prisma } from '@/server/db';
 import type { RoutingFileInput } from '@/server/routing/config-schema';
@@ -159,6 +160,74 @@ describeEachDatabase('organization policy, member limits, key limits and BYOK at
     const limited = await chat(tokens.key);
     expect(limited.status).toBe(429);
     expect((await limited.json()).error.metadata).toMatchObject({ tokens_per_minute: 10 });
+  });
+
+  /** Chats until the answer is not a 429 or `ms` passed (200 ms apart); returns the last status. */
+  async function untilNot429(key: string, ms = 1_500): Promise<number> {
+    const since = Date.now();
+    let status = 429;
+    while (status === 429 && Date.now() - since < ms) {
+      status = (await chat(key)).status;
+      if (status === 429) await new Promise((r) => setTimeout(r, 200));
+    }
+    return status;
+  }
+
+  it('a key’s raised or removed rate_limit_rpm applies within about a second while it is throttled; lowered, at once', async () => {
+    const { key, member } = await organization();
+    const prisma = await db();
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_rpm: 2 } });
+    expect((await chat(key.key)).status).toBe(200);
+    expect((await chat(key.key)).status).toBe(200);
+    expect((await chat(key.key)).status).toBe(429);
+    // Throttled at an unchanged limit: at most about one admission statement a second (the rest refused on memory).
+    await settled();
+    const reservations = await prisma.reservation.count({ where: { apiKeyId: key.id } });
+    const burst = await Promise.all(Array.from({ length: 20 }, () => chat(key.key)));
+    expect(burst.map((r) => r.status)).toEqual(Array(20).fill(429));
+    expect((await prisma.reservation.count({ where: { apiKeyId: key.id } })) - reservations).toBeLessThanOrEqual(2);
+
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_rpm: 100 } });
+    expect(await untilNot429(key.key)).toBe(200);
+    expect((await chat(key.key)).status).toBe(200); // learned: no longer refused on memory
+
+    // Lowered again: at once; then removed (the server's default applies) while throttled.
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_rpm: 2 } });
+    const lowered = await chat(key.key);
+    expect(lowered.status).toBe(429);
+    expect((await lowered.json()).error.metadata).toMatchObject({ limit_per_minute: 2 });
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_rpm: null } });
+    expect(await untilNot429(key.key)).toBe(200);
+    await settled();
+    expect(await prisma.reservation.count({ where: { apiKeyId: key.id, status: 'ACTIVE' } })).toBe(0);
+    // The 429s that reached admission were settled as refusals, at no charge.
+    const refused = await prisma.usageRecord.findMany({ where: { apiKeyId: key.id, status: { not: 'SUCCESS' } }, select: { status: true, httpStatus: true, errorCode: true, costMicros: true } });
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) expect(r).toEqual({ status: 'REFUSED', httpStatus: 429, errorCode: 'rate_limited', costMicros: 0n });
+  });
+
+  it('a key’s raised or removed rate_limit_tpm applies within about a second while it is throttled; lowered, at once', async () => {
+    const { key, member } = await organization();
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_tpm: 10 } });
+    expect((await chat(key.key)).status).toBe(200); // the fixture's answer uses more than 10 tokens
+    await settled();
+    const limited = await chat(key.key);
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error.metadata).toMatchObject({ tokens_per_minute: 10 });
+
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_tpm: 100_000 } });
+    expect(await untilNot429(key.key)).toBe(200);
+    expect((await chat(key.key)).status).toBe(200);
+    await settled();
+
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_tpm: 20 } });
+    const lowered = await chat(key.key);
+    expect(lowered.status).toBe(429);
+    expect((await lowered.json()).error.metadata).toMatchObject({ tokens_per_minute: 20 });
+    await updateApiKey({ userId: member.user.id, keyId: key.id, input: { rate_limit_tpm: null } });
+    expect(await untilNot429(key.key)).toBe(200);
+    await settled();
+    expect(await (await db()).reservation.count({ where: { apiKeyId: key.id, status: 'ACTIVE' } })).toBe(0);
   });
 
   it('BYOK: the account’s key reaches the provider, the operator’s never; the charge is the fee; the record says byok', async () => {

@@ -16,7 +16,8 @@ export interface GenerationOutcome {
   /** Whether anything was generated: an empty completion costs nothing. */
   produced: boolean;
   finishReason: string | null;
-  status: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  /** REFUSED: refused at admission after the reservation was made (handle-chat.ts refuseAdmitted); never charged. */
+  status: 'SUCCESS' | 'ERROR' | 'ABORTED' | 'REFUSED';
   error?: MidStreamError | { code: string; message: string };
   ttftMs?: number;
   upstreamId?: string;

@@ -9,6 +9,12 @@ import { AppError } from '@/server/errors';
 
 const WINDOW_MS = 60_000;
 
+/**
+ * A request over a key's remembered (learned) limits goes on to admission, which reads the key's current
+ * limits, at most once per this interval per subject and process; in between it is refused from memory.
+ */
+const RECHECK_MS = 1_000;
+
 function rateLimited(limit: number, unit: 'requests' | 'tokens', now: number): AppError {
   const retryAfter = Math.max(1, Math.ceil((WINDOW_MS - (now % WINDOW_MS)) / 1000));
   return new AppError(
@@ -30,6 +36,19 @@ export interface SubjectLimits {
   tpm: number | null;
 }
 
+/** What `checkKnown` counted, for admission to check again against the limits it reads (`checkAgainFresh`). */
+export interface KnownCheck {
+  /** The rolling request count, this request included. */
+  count: number;
+  /** The rolling token count, when the key's token limit was known (and so counted). */
+  tokens?: number;
+  /**
+   * Over a remembered limit and let through to admission only to learn the key's current limits: it must
+   * not be dispatched early, and admission refuses it if those limits still hold.
+   */
+  recheck: boolean;
+}
+
 interface Counter {
   bucket: number;
   current: number;
@@ -40,6 +59,7 @@ export class RateLimiter {
   private readonly local = new Map<string, Counter>();
   private readonly tokens = new Map<string, Counter>();
   private readonly learned = new Map<string, SubjectLimits>();
+  private readonly rechecked = new Map<string, number>();
   private redis: Redis | null | undefined;
 
   /**
@@ -60,7 +80,9 @@ export class RateLimiter {
   /**
    * A key's limits live in the database and arrive with its admission (the one statement), after the count
    * had to be taken: they are remembered here and applied from the key's next request on, and admission
-   * re-checks the count it took against the fresh ones (checkAgain), so a lowered limit holds at once.
+   * re-checks the counts it took against the fresh ones (checkAgainFresh), so a lowered limit holds at once.
+   * A key over a remembered limit is let through to admission once per RECHECK_MS (checkKnown), so a raised
+   * or removed limit is learned within about a second even while the key is throttled.
    */
   limitsOf(subject: string): SubjectLimits | undefined {
     return this.learned.get(subject);
@@ -85,9 +107,45 @@ export class RateLimiter {
     return count;
   }
 
+  /**
+   * Counts one request for `subject` and checks it against the key's remembered limits (`known`, from
+   * limitsOf; the server's default rpm without one), the tokens only when a token limit is known. Over a
+   * remembered limit — which may have been raised or removed since — the request is not refused on memory
+   * alone once per RECHECK_MS per subject: `recheck` is returned instead, and the caller must check the
+   * counts again against the limits admission reads (checkAgainFresh). Otherwise a 429 AppError. A subject
+   * with no remembered limits (no key limit, or not a key) is refused on memory, as by `check`.
+   */
+  async checkKnown(subject: string, known: SubjectLimits | undefined, now = Date.now()): Promise<KnownCheck> {
+    const rpm = known?.rpm ?? this.limitPerMinute;
+    const count = await this.count(`sb:rl:${subject}:`, this.local, subject, 1, now);
+    const overRequests = count > rpm;
+    if (overRequests && !this.mayRecheck(subject, known, now)) throw rateLimited(rpm, 'requests', now);
+    if (!known?.tpm) return { count, recheck: overRequests };
+    const tokens = await this.count(`sb:tl:${subject}:`, this.tokens, subject, 0, now);
+    if (tokens >= known.tpm && !overRequests && !this.mayRecheck(subject, known, now)) throw rateLimited(known.tpm, 'tokens', now);
+    return { count, tokens, recheck: overRequests || tokens >= known.tpm };
+  }
+
+  /** Whether a subject over its remembered limits may go on to admission now (once per RECHECK_MS); marks it if so. */
+  private mayRecheck(subject: string, known: SubjectLimits | undefined, now: number): boolean {
+    if (!known || (this.rechecked.get(subject) ?? -Infinity) > now - RECHECK_MS) return false;
+    if (this.rechecked.size > 100_000) this.rechecked.clear();
+    this.rechecked.set(subject, now);
+    return true;
+  }
+
   /** Throws the 429 of `check` if `count` (what check returned) is over `limit`. */
   checkAgain(count: number, limit: number, now = Date.now()): void {
     if (count > limit) throw rateLimited(limit, 'requests', now);
+  }
+
+  /**
+   * The counts `checkKnown` took, against the key's limits as admission just read them (null rpm: the
+   * server's default; null tpm: none). A 429 AppError if they are over.
+   */
+  checkAgainFresh(c: KnownCheck, limits: SubjectLimits, now = Date.now()): void {
+    this.checkAgain(c.count, limits.rpm ?? this.limitPerMinute, now);
+    if (c.tokens !== undefined && limits.tpm && c.tokens >= limits.tpm) throw rateLimited(limits.tpm, 'tokens', now);
   }
 
   /** 429 when the tokens counted for `subject` in the rolling minute have reached `limit`. */

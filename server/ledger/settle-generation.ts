@@ -38,7 +38,11 @@ export interface UsageFields {
   latencyMs: number;
   ttftMs?: number | null;
   finishReason?: string | null;
-  status: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  /**
+   * REFUSED: refused at admission after its reservation was made (gateway/handle-chat.ts), settled at no charge
+   * so its record reads as the refusals recorded without one (refusal-records.ts).
+   */
+  status: 'SUCCESS' | 'ERROR' | 'ABORTED' | 'REFUSED';
   streamed: boolean;
   /** The HTTP status the client got (200 once an answer or a stream started; 499 when it left first). */
   httpStatus?: number | null;

@@ -125,7 +125,7 @@ const journalLine = z.object({
       cacheWriteTokens: z.number().int(),
       reasoningTokens: z.number().int(),
       latencyMs: z.number().int(),
-      status: z.enum(['SUCCESS', 'ERROR', 'ABORTED']),
+      status: z.enum(['SUCCESS', 'ERROR', 'ABORTED', 'REFUSED']),
       streamed: z.boolean(),
       cacheSavingsMicros: micros.optional(),
       unbilledMicros: micros.optional(),
