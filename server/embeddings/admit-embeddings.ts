@@ -1,5 +1,5 @@
 // Admission for POST /api/v1/embeddings, in the chat path's order and with its pieces (gateway/admit.ts):
-// authenticate (401) → rate limit (429) → parse (400/413/415) → resolve model (404) → authorize it (403) →
+// authenticate (401) → rate limit (429; the key's own limits, checked again with the reservation) → parse (400/413/415) → resolve model (404) → authorize it (403) →
 // kind and endpoints (400/503) → convert for the primary endpoint (400) → reserve the worst case (402).
 // Two round trips for an API key (authenticate, reserve): embeddings are not on the latency-critical path
 // the one-statement admission (admitApiKey) was built for.
@@ -28,8 +28,10 @@ export interface EmbeddingsAdmission {
   generationId: string;
   /** The worst-case input tokens at the most expensive allowed candidate's input price (BYOK-priced). */
   reservedMicros: bigint;
-  /** Refused after reserving (the account's policy or its saved key): answered, and settled at no charge. */
+  /** Refused after reserving (the key's rate limits, the account's policy or its saved key): answered, and settled as a refusal. */
   refused?: unknown;
+  /** The key's rate-limit subject when it has a token limit: its input tokens are counted (as chat's). */
+  tokenSubject?: string;
   tracking: { httpReferer?: string; xTitle?: string; taskId?: string };
 }
 
@@ -42,7 +44,10 @@ export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticat
   const principal = authenticated ?? (await authenticateBearer(authorization));
   trace.principal = principal;
   trace.streamed = false;
-  await rt.rateLimiter.check(rateLimitSubject(authenticated ? null : bearerFromHeader(authorization), principal));
+  // The key's own rate limits, as on the chat path (gateway/admit.ts): counted against the limits remembered
+  // from its last admission, checked again below against those the reservation reads.
+  const subject = rateLimitSubject(authenticated ? null : bearerFromHeader(authorization), principal);
+  const counted = await rt.rateLimiter.checkKnown(subject, rt.rateLimiter.limitsOf(subject));
   const raw = await readJsonObject(t);
   if (typeof raw.model === 'string') trace.model = raw.model;
   const req = parseEmbeddingsRequest(raw);
@@ -89,8 +94,11 @@ export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticat
     ttlMs: rt.leases.leaseMs, // renewed while the request runs (handle-embeddings.ts holds the lease)
   });
   const reservedMicros = grant.reservedMicros;
+  const limits = { rpm: grant.policy.rateLimitRpm, tpm: grant.policy.rateLimitTpm };
+  if (principal.kind === 'api_key' || principal.apiKey) rt.rateLimiter.learn(subject, limits);
   let refused: unknown;
   try {
+    rt.rateLimiter.checkAgainFresh(counted, limits);
     // The organization's provider allow-list and the account's own keys (as for chat, gateway/account-policy.ts).
     if (!grant.policy.plain && applyAccountPolicy(route, grant.policy, rt.byokFeeBps, model.id)) {
       const keys = keyOrder(route.candidates[0]!, rt.health, affinity);
@@ -108,6 +116,7 @@ export async function admitEmbeddings(rt: Runtime, t: ChatTransport, authenticat
     generationId,
     reservedMicros,
     refused,
+    tokenSubject: limits.tpm ? subject : undefined,
     tracking: { httpReferer: t.header('http-referer') ?? t.header('referer'), xTitle: t.header('x-title'), taskId: t.header('x-task-id') },
   };
 }

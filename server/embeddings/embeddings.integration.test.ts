@@ -245,6 +245,41 @@ describeEachDatabase('POST /api/v1/embeddings', () => {
     });
   });
 
+  it('a key’s own rate limits hold on /embeddings: over rate_limit_rpm a 429, the one that reached admission settled as REFUSED at no charge', async () => {
+    const u = await fundedUser(10);
+    const { key } = await createApiKey({ userId: u.user.id, input: { name: 'one a minute', rate_limit_rpm: 1 } });
+    const ok = await post({ model: 'openai/text-embedding-3-small', input: 'hi' }, key);
+    expect(ok.status).toBe(200);
+    // The second reaches admission (the limit learned from the first is re-read there), the third is refused from memory.
+    const second = await post({ model: 'openai/text-embedding-3-small', input: 'hi' }, key);
+    const third = await post({ model: 'openai/text-embedding-3-small', input: 'hi' }, key);
+    for (const res of [second, third]) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((await res.json()).error.message).toContain('1 requests per minute');
+    }
+    const reachedAdmission = second.headers.get('x-generation-id');
+    expect(reachedAdmission).toBeTruthy();
+    await expectCharged(reachedAdmission!, 0);
+    await h.runtime.settlements.flush();
+    const prisma = await db();
+    const records = await prisma.usageRecord.findMany({ where: { accountId: u.user.personal_account_id }, select: { status: true, httpStatus: true, errorCode: true, costMicros: true } });
+    expect(records.sort((x, y) => y.status.localeCompare(x.status))).toEqual([
+      { status: 'SUCCESS', httpStatus: 200, errorCode: null, costMicros: expect.any(BigInt) },
+      { status: 'REFUSED', httpStatus: 429, errorCode: 'rate_limited', costMicros: 0n },
+      { status: 'REFUSED', httpStatus: 429, errorCode: 'rate_limited', costMicros: 0n },
+    ]);
+  });
+
+  it('a key’s rate_limit_tpm counts its embedding input tokens', async () => {
+    const u = await fundedUser(10);
+    const { key } = await createApiKey({ userId: u.user.id, input: { name: 'few tokens', rate_limit_tpm: 500 } });
+    expect((await post({ model: 'openai/text-embedding-3-small', input: 'hi' }, key)).status).toBe(200); // 600 tokens (the fake's count)
+    const over = await post({ model: 'openai/text-embedding-3-small', input: 'hi' }, key);
+    expect(over.status).toBe(429);
+    expect((await over.json()).error.message).toContain('500 tokens per minute');
+  });
+
   it('the Next route handler’s transport (WHATWG Request) serves the same answer', async () => {
     const response = await handleEmbeddingsRequest(
       h.runtime,

@@ -43,10 +43,10 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
   rt.leases.hold(a.generationId);
   t.annotate?.({ generation_id: a.generationId, account_id: a.principal.accountId });
   const ids = { 'x-request-id': requestId, 'x-generation-id': a.generationId };
+  if (a.refused) return refuseAdmitted(rt, t, a, a.refused, requestId, started);
   let served: ServedRoute | undefined;
   let settled = false;
   try {
-    if (a.refused) throw a.refused;
     served = await sendAlongRoute(rt, a.route, t.signal, (candidate, key) => prepareEmbeddingsAttempt(candidate, key, a.req));
     const result = await readResult(served, inputCount(a.req));
     const { model, endpoint } = served.candidate;
@@ -56,6 +56,7 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
     const input = settlementFor(a, served, requestId, started, { promptTokens, ...charge, status: 'SUCCESS', attempts: served.attempts });
     journalAndSettle(rt, input, 200);
     settled = true;
+    if (a.tokenSubject) void rt.rateLimiter.addTokens(a.tokenSubject, promptTokens);
     t.annotate?.({ model: model.id, provider: endpoint.provider.id });
     t.sendJson(
       200,
@@ -89,6 +90,28 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
   }
 }
 
+/**
+ * Refused by what admission learned with the reservation (the key's rate limits, the organization's provider
+ * allow-list, an unreadable saved provider key): answered as an admission refusal and the reservation settled
+ * as one, as on the chat path (gateway/handle-chat.ts): status REFUSED, nothing charged, the hold released.
+ */
+function refuseAdmitted(rt: Runtime, t: ChatTransport, a: EmbeddingsAdmission, err: unknown, requestId: string, started: number): void {
+  const { status, body, headers } = errorReply(err, requestId, 'admission');
+  const summary = toErrorBody(err).body.error;
+  const input = settlementFor(a, undefined, requestId, started, {
+    promptTokens: 0,
+    costMicros: 0n,
+    unbilledMicros: 0n,
+    status: 'REFUSED',
+    attempts: [],
+    error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
+  });
+  input.usage.upstreamModel = ''; // nothing was sent upstream
+  journalAndSettle(rt, input, status);
+  t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
+  t.sendJson(status, body, { ...headers, 'x-request-id': requestId, 'x-generation-id': a.generationId });
+}
+
 /** The upstream's 2xx body as vectors, one per input (a different count is the upstream's fault: 502). */
 async function readResult(served: ServedRoute, expected: number): Promise<EmbeddingsResult> {
   const converter = embeddingsConverterFor(served.candidate.endpoint.provider.type)!;
@@ -109,7 +132,7 @@ interface EmbeddingsOutcome {
   promptTokens: number;
   costMicros: bigint;
   unbilledMicros: bigint;
-  status: 'SUCCESS' | 'ERROR' | 'ABORTED';
+  status: 'SUCCESS' | 'ERROR' | 'ABORTED' | 'REFUSED';
   /** Upstream requests made, in order, the serving one last. */
   attempts: AttemptRecord[];
   error?: { code: string; message: string };
