@@ -23,7 +23,7 @@ import { renderEmbedding } from './encode-embedding';
 import { likelyEmbeddingTokens } from './estimate-embedding-tokens';
 
 export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authenticated?: Principal): Promise<void> {
-  const requestId = newRequestId();
+  const requestId = t.requestId ?? newRequestId();
   const started = performance.now();
   t.annotate?.({ request_id: requestId });
   let a: EmbeddingsAdmission;

@@ -8,6 +8,8 @@ import { deleteApiKey } from '@/server/api-keys/delete-api-key';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
 import { RETRY } from '@/server/gateway/upstream-errors';
+import { handleChatRequest } from '@/server/gateway/route-handler';
+import { REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { describeEachDatabase } from '@/test/db';
 import { fixtureChunks, readFixture } from '@/test/fake-upstream';
 import { fundedUser, readSse, replay, settleAndReturnLeases, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
@@ -224,6 +226,19 @@ describeEachDatabase('chat completions: errors', () => {
     expect(rec).toMatchObject({ errorCode: 'client_closed', costMicros: 0n });
     expect(logged.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50)).toEqual([]);
     expect((await getBalanceOrThrow(account)).reservedMicros).toBe(0n);
+  });
+
+  it('behind a Next route, the answer and its usage record keep the id server/main.ts gave the request (its access log line has it)', async () => {
+    const assigned = 'req_' + 'A1b2C3d4E5f6G7h8';
+    const res = await handleChatRequest(
+      h.runtime,
+      new Request('http://localhost/api/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', [REQUEST_ID_HEADER]: assigned }, body: JSON.stringify(ok) }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(assigned);
+    const generationId = (await res.json()).id;
+    await settleAndReturnLeases(h);
+    expect(await (await db()).usageRecord.findUnique({ where: { id: generationId }, select: { requestId: true } })).toEqual({ requestId: assigned });
   });
 
   it('a deleted key is refused on the very next request', async () => {

@@ -22,7 +22,7 @@ import type { WireFormat } from './wire-format';
  * @param format the client's wire format (wire-format.ts): how the body is read and the answer written.
  */
 export async function handleChat(rt: Runtime, t: ChatTransport, format: WireFormat, authenticated?: Principal): Promise<void> {
-  const requestId = newRequestId();
+  const requestId = t.requestId ?? newRequestId();
   const started = performance.now();
   t.annotate?.({ request_id: requestId });
   let a: Admission;

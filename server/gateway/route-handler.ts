@@ -3,6 +3,7 @@
 // production (the console playground's chat) and everything under `next dev` comes this way.
 import type { Principal } from '@/server/auth/authenticate-bearer';
 import { bodyTooLargeError } from '@/server/http/read-body';
+import { requestIdFor } from '@/server/http/request-id';
 import { routeHandlerTrace } from '@/server/observability/request-trace';
 import type { Runtime } from '@/server/runtime/runtime';
 import { handleChat } from './handle-chat';
@@ -29,6 +30,7 @@ export function serveWithTransport(rt: Pick<Runtime, 'tracing'>, request: Reques
     let answered = false;
     if (traced) clientGone.signal.addEventListener('abort', () => traced.end(status, true), { once: true });
     const transport: ChatTransport = {
+      requestId: requestIdFor(request),
       header: (name) => request.headers.get(name) ?? undefined,
       async readBody(limit) {
         const buf = Buffer.from(await request.arrayBuffer());

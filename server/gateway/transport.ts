@@ -16,6 +16,8 @@ export interface ChatTransport {
   end(): void;
   /** Adds ids and names to the request's log line (observability/request-log.ts); absent where nothing logs per request. */
   annotate?(fields: RequestLogFields): void;
+  /** The id the server already gave this request (server/main.ts, behind a Next route); absent on the fast path, where the use case makes it. */
+  readonly requestId?: string;
   /** The request's server span (observability/request-trace.ts); absent when tracing is off or nothing traces this transport. */
   readonly trace?: RequestTrace;
 }

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authorizationHeader, readJsonObject } from '@/server/gateway/admit';
 import { bodyTooLargeError, readNodeBody } from '@/server/http/read-body';
-import { newRequestId } from '@/server/http/request-id';
+import { newRequestId, requestIdFor } from '@/server/http/request-id';
 import { requestTraceOf, routeHandlerTrace, type RequestTrace } from '@/server/observability/request-trace';
 import type { Runtime } from '@/server/runtime/runtime';
 import { countMessageTokens } from './count-tokens';
@@ -18,10 +18,12 @@ interface CountTokensEdge {
   signal: AbortSignal;
   /** The request's server span when tracing is on: the call to Anthropic becomes its child. */
   trace?: RequestTrace;
+  /** The id server/main.ts gave the request, behind a Next route (gateway/transport.ts). */
+  requestId?: string;
 }
 
 async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
-  const requestId = newRequestId();
+  const requestId = edge.requestId ?? newRequestId();
   try {
     const result = await countMessageTokens(rt, {
       authorization: authorizationHeader(edge),
@@ -69,6 +71,7 @@ export async function handleCountTokens(rt: Runtime, request: Request): Promise<
     },
     signal: request.signal,
     trace: traced?.trace,
+    requestId: requestIdFor(request),
   });
   traced?.end(out.status, false);
   return Response.json(out.body, { status: out.status, headers: out.headers });
