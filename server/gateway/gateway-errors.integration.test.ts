@@ -140,6 +140,19 @@ describeEachDatabase('chat completions: errors', () => {
     expect(chunks.at(-1).choices[0]).toMatchObject({ finish_reason: 'error', error: { code: 'context_length_exceeded' } });
   });
 
+  it('context too long on a streaming /messages or /responses request: an HTTP 400 in the format’s shape before any event, as Anthropic and OpenAI answer', async () => {
+    h.respond = () => ({ status: 400, json: JSON.parse(readFixture('openai', 'context_length_exceeded.error.json')) });
+    const send = (path: string, body: unknown) =>
+      fetch(`${h.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const messages = await send('/messages', { model: 'openai/gpt-4o-mini', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(messages.status).toBe(400);
+    expect(messages.headers.get('content-type')).toContain('application/json');
+    expect(await messages.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('maximum context length') } });
+    const responses = await send('/responses', { model: 'openai/gpt-4o-mini', stream: true, input: 'x' });
+    expect(responses.status).toBe(400);
+    expect((await responses.json()).error).toMatchObject({ type: 'invalid_request_error', code: 'context_length_exceeded' });
+  });
+
   it('a mid-stream upstream error ends with an error chunk and [DONE], charging what was generated', async () => {
     h.respond = replay('anthropic', 'error_midstream');
     const { chunks, done } = await readSse(await post({ model: 'anthropic/claude-haiku-4.5', messages: [{ role: 'user', content: 'x' }] }));

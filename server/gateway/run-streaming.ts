@@ -67,9 +67,11 @@ export async function runStreaming(
     served = await opening;
     attempts = served.attempts;
   } catch (err) {
-    // Spec 8: an over-long input on a streaming request is reported as the mid-stream error code; any
-    // failure once the headers are out can only be reported inside the stream.
-    if (err instanceof UpstreamHttpError && err.failure.kind === 'context_length_exceeded') {
+    // Spec 8: an over-long input on a streaming chat request is reported as the mid-stream error code. The
+    // native formats answer it as their APIs do, an HTTP 400 before any event (Anthropic's "prompt is too
+    // long", which coding agents act on), unless the headers are already out. Any failure once the headers
+    // are out can only be reported inside the stream.
+    if (format.id === 'chat' && err instanceof UpstreamHttpError && err.failure.kind === 'context_length_exceeded') {
       earlyError = { code: 'context_length_exceeded', message: err.message };
       attempts = attemptsIn(err);
     } else if (headersSent && !t.signal.aborted) {
