@@ -2,7 +2,7 @@
 // each model with whether it can be used here (model-usability.ts: routing table + organization policy +
 // the account's own provider keys) and whether the balance covers the key dialog's first request.
 import { db } from '@/server/db';
-import { chatRequestSchema } from '@/server/gateway/chat-request-schema';
+import { parseChatRequest } from '@/server/gateway/chat-request-schema';
 import { reservationMicros } from '@/server/gateway/cost';
 import { getBalanceOrThrow } from '@/server/ledger/balance';
 import { microsToUsd } from '@/server/ledger/money';
@@ -28,7 +28,7 @@ export async function accountModelPolicy(accountId: string): Promise<AccountMode
 /** What the key dialog's snippet would hold at admission: the dearest endpoint that could serve it. */
 export function trialReservationMicros(m: RoutingModel): bigint {
   if (m.kind !== 'chat') return 0n;
-  const req = chatRequestSchema.parse(tryItBody(m.id));
+  const req = parseChatRequest(tryItBody(m.id));
   return m.endpoints.reduce((max, e) => {
     const r = reservationMicros(req, e);
     return r > max ? r : max;

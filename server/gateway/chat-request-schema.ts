@@ -41,9 +41,38 @@ const filePart = z.object({
   cache_control: cacheControlSchema.optional(),
 });
 const part = z.discriminatedUnion('type', [textPart, imagePart, filePart], {
-  error: (iss) => (iss.code === 'invalid_union' ? 'Unsupported content part: use {"type":"text"}, {"type":"image_url"} or {"type":"file"}' : undefined),
+  error: (iss) => (iss.code === 'invalid_union' ? `Unsupported content part${partType(iss.input)}: use {"type":"text"}, {"type":"image_url"} or {"type":"file"}` : undefined),
 });
-const content = z.union([z.string(), z.array(part)]);
+
+const partType = (input: unknown) => {
+  const type = input && typeof input === 'object' ? (input as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? ` "${type.slice(0, 64)}"` : '';
+};
+
+/**
+ * A string or an array of parts. Zod reports a union that failed as "Invalid input": for an array, the part
+ * that is wrong is named instead ("0: Unsupported content part "input_audio": use …").
+ */
+function contentOf<P extends z.ZodType>(parts: z.ZodArray<P>) {
+  return z.union([z.string(), parts], {
+    error: (iss) => {
+      if (iss.code !== 'invalid_union' || !Array.isArray(iss.input)) return 'content must be a string or an array of content parts';
+      const inner = (iss.errors as { path: PropertyKey[]; message: string }[][]).flat().find((e) => e.path.length > 0);
+      return inner ? `${inner.path.map(String).join('.')}: ${inner.message}` : undefined;
+    },
+  });
+}
+const content = contentOf(z.array(part));
+
+/** OpenAI's refusal part, in an assistant message sent back: kept as its text. */
+const refusalPart = z.object({ type: z.literal('refusal'), refusal: z.string() }).transform((p): z.output<typeof textPart> => ({ type: 'text', text: p.refusal }));
+const assistantContent = contentOf(
+  z.array(
+    z.union([part, refusalPart], {
+      error: (iss) => (iss.code === 'invalid_union' ? `Unsupported content part${partType(iss.input)}: use {"type":"text"}, {"type":"refusal"}, {"type":"image_url"} or {"type":"file"}` : undefined),
+    }),
+  ),
+);
 
 const toolCall = z.object({
   id: z.string().min(1),
@@ -64,7 +93,7 @@ const message = z.discriminatedUnion(
     z.object({ role: z.literal('user'), content, name: z.string().optional() }),
     z.object({
       role: z.literal('assistant'),
-      content: content.nullish(),
+      content: assistantContent.nullish(),
       tool_calls: z.array(toolCall).optional(),
       reasoning: z.string().nullish(),
       reasoning_details: z.array(reasoningDetail).optional(),
@@ -113,7 +142,7 @@ export const chatRequestSchema = z.object({
   tools: z
     .array(
       z.object({
-        type: z.literal('function'),
+        type: z.literal('function', { error: 'only function tools are supported here ({"type":"function","function":{…}}); custom (freeform) tools work on /api/v1/responses' }),
         function: z.object({
           name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'function names: letters, digits, _ and -, at most 64'),
           description: z.string().optional(),
@@ -125,7 +154,23 @@ export const chatRequestSchema = z.object({
     )
     .max(512)
     .optional(),
-  tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]).optional(),
+  tool_choice: z
+    .union(
+      [
+        z.enum(['none', 'auto', 'required']),
+        z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }),
+        z.object({
+          type: z.literal('allowed_tools'),
+          allowed_tools: z.object({
+            mode: z.enum(['auto', 'required']),
+            tools: z.array(z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })).min(1).max(512),
+          }),
+        }),
+      ],
+      { error: 'tool_choice must be "none", "auto", "required", {"type":"function","function":{"name"}} or {"type":"allowed_tools","allowed_tools":{"mode","tools"}}' },
+    )
+    .optional()
+    .describe('As OpenAI\'s. `allowed_tools` limits the model to some of `tools` (mode `auto` or `required`): every provider gets only those tools.'),
   parallel_tool_calls: z.boolean().optional(),
   response_format: z
     .union([
@@ -178,14 +223,20 @@ export type NativeRequest =
   | { format: 'anthropic-messages'; body: Record<string, unknown>; /** The client's `anthropic-beta` header, forwarded. */ beta?: string; /** Its `anthropic-version`, forwarded. */ version?: string }
   | { format: 'openai-responses'; body: Record<string, unknown> };
 
-/** The validated request: the one type of a chat request (providers/types.ts re-exports it and its parts). */
-export type ChatRequest = z.output<typeof chatRequestSchema> & { native?: NativeRequest };
+type ParsedChatRequest = z.output<typeof chatRequestSchema>;
+type AllowedToolsChoice = Extract<NonNullable<ParsedChatRequest['tool_choice']>, { type: 'allowed_tools' }>;
+
+/**
+ * The validated request: the one type of a chat request (providers/types.ts re-exports it and its parts).
+ * `allowed_tools` is applied while parsing (parseChatRequest), so no provider sees that tool_choice.
+ */
+export type ChatRequest = Omit<ParsedChatRequest, 'tool_choice'> & { tool_choice?: Exclude<ParsedChatRequest['tool_choice'], AllowedToolsChoice>; native?: NativeRequest };
 
 /** Validates and checks what a schema cannot: a user message exists, tool results answer earlier calls. */
 export function parseChatRequest(json: unknown): ChatRequest {
   const r = chatRequestSchema.safeParse(json);
   if (!r.success) throw badRequestFromZod(r.error);
-  const req: ChatRequest = r.data;
+  const req = withAllowedTools(r.data);
   if (!req.messages.some((m) => m.role === 'user')) throw new AppError('bad_request', 'messages must include at least one user message');
   const callIds = new Set<string>();
   req.messages.forEach((m, i) => {
@@ -203,4 +254,15 @@ export function hasImages(req: ChatRequest): boolean {
 
 export function hasFiles(req: ChatRequest): boolean {
   return req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'file'));
+}
+
+/** `tool_choice: allowed_tools`: the request's tools narrowed to the allowed ones, and the mode as tool_choice. */
+function withAllowedTools(parsed: ParsedChatRequest): ChatRequest {
+  const { tool_choice, ...rest } = parsed;
+  if (typeof tool_choice !== 'object' || tool_choice.type !== 'allowed_tools') return { ...rest, tool_choice };
+  const allowed = new Set(tool_choice.allowed_tools.tools.map((t) => t.function.name));
+  const tools = (rest.tools ?? []).filter((t) => allowed.has(t.function.name));
+  const missing = [...allowed].filter((name) => !tools.some((t) => t.function.name === name));
+  if (missing.length > 0) throw new AppError('bad_request', `tool_choice.allowed_tools names ${missing.map((n) => `"${n}"`).join(', ')}, which tools does not define`);
+  return { ...rest, tools, tool_choice: tool_choice.allowed_tools.mode };
 }

@@ -93,4 +93,53 @@ describeEachDatabase('chat completions: PDF input, n, logprobs, provider error t
     expect(last.choices[0].finish_reason).toBe('error');
     expect(last.error).toMatchObject({ code: 'server_error', message: 'The model is overloaded. Please try again later.' });
   });
+
+  describe('OpenAI request shapes the official SDK types', () => {
+    const weather = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } };
+    const time = { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: {} } } };
+
+    it('tool_choice allowed_tools: the upstream gets only the allowed tools, and the mode as tool_choice (Anthropic and OpenAI)', async () => {
+      const allowed = { type: 'allowed_tools', allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'get_time' } }] } };
+      h.respond = replay('anthropic', 'text');
+      expect((await post({ model: 'anthropic/claude-haiku-4.5', messages: [{ role: 'user', content: 'x' }], tools: [weather, time], tool_choice: allowed, stream: false })).status).toBe(200);
+      const toAnthropic = h.upstream.requests.at(-1)!.body as any;
+      expect(toAnthropic.tools.map((t: { name: string }) => t.name)).toEqual(['get_time']);
+      expect(toAnthropic.tool_choice).toMatchObject({ type: 'any' });
+      h.respond = replay('openai', 'text');
+      expect((await post({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], tools: [weather, time], tool_choice: { ...allowed, allowed_tools: { ...allowed.allowed_tools, mode: 'auto' } }, stream: false })).status).toBe(200);
+      const toOpenAI = h.upstream.requests.at(-1)!.body as any;
+      expect(toOpenAI.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['get_time']);
+      expect(toOpenAI.tool_choice).toBe('auto');
+    });
+
+    it('an assistant message sent back with a refusal part: accepted, its text passed on', async () => {
+      h.respond = replay('openai', 'text');
+      const res = await post({
+        model: 'openai/gpt-4o-mini',
+        stream: false,
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'refusal', refusal: 'I cannot help with that.' }] },
+          { role: 'user', content: 'y' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      const sent = h.upstream.requests.at(-1)!.body as any;
+      expect(JSON.stringify(sent.messages[1])).toContain('I cannot help with that.');
+    });
+
+    it('what is not supported is named: an input_audio part, a custom tool, allowed_tools naming an undefined tool', async () => {
+      const cases: [unknown, RegExp][] = [
+        [{ messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }] }, /^messages\.0\.content: 0\.type: Unsupported content part "input_audio": use/],
+        [{ messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'custom', custom: { name: 'apply_patch' } }] }, /tools\.0\.type: only function tools are supported here .*\/api\/v1\/responses/],
+        [{ messages: [{ role: 'user', content: 'x' }], tools: [weather], tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'nope' } }] } } }, /allowed_tools names "nope", which tools does not define/],
+        [{ messages: [{ role: 'user', content: 'x' }], tool_choice: { type: 'mystery' } }, /^tool_choice: tool_choice must be "none", "auto", "required"/],
+      ];
+      for (const [body, message] of cases) {
+        const res = await post({ model: 'openai/gpt-4o-mini', stream: false, ...(body as object) });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect((await res.json()).error.message).toMatch(message);
+      }
+    });
+  });
 });

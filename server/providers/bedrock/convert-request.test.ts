@@ -2,14 +2,15 @@
 // (API_runtime_Converse "Request Syntax", API_runtime_ContentBlock, API_runtime_ToolConfiguration).
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/server/errors';
-import { chatRequestSchema } from '@/server/gateway/chat-request-schema';
+import { chatRequestSchema, type ChatRequest } from '@/server/gateway/chat-request-schema';
 import type { ResolvedModel } from '@/server/providers/types';
 import { documentName } from './convert-messages';
 import { convertBody, convertRequest } from './convert-request';
 
 const model: ResolvedModel = { id: 'test/claude', provider: 'bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', contextLength: 200_000, maxOutputTokens: 8_000, supportsReasoning: true, supportsImages: true };
 const nova: ResolvedModel = { ...model, id: 'test/nova', upstreamModel: 'amazon.nova-pro-v1:0', supportsReasoning: false };
-const req = (body: object) => chatRequestSchema.parse({ model: 'test/claude', messages: [{ role: 'user', content: 'hi' }], stream: false, ...body });
+// The schema alone (not parseChatRequest), so that requests the gateway refuses earlier can reach the converter.
+const req = (body: object) => chatRequestSchema.parse({ model: 'test/claude', messages: [{ role: 'user', content: 'hi' }], stream: false, ...body }) as ChatRequest;
 const tool = { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } };
 
 describe('bedrock convertRequest', () => {
