@@ -4,6 +4,7 @@
 // `previous_response_id` continues from it.
 import type { FinalAnswer, RenderContext, WireFormat } from '@/server/gateway/wire-format';
 import { parseResponsesRequest, responsesStateOf } from './parse-responses-request';
+import { withInputItemIds } from './input-items';
 import { completeResponse, outputItems, responseIdOf } from './render-response';
 import { ResponsesStreamWriter } from './render-stream';
 import { responsesErrorReply } from './responses-error-reply';
@@ -34,22 +35,23 @@ export const openaiResponsesFormat: WireFormat = {
     let output: Record<string, unknown>[];
     let response: Record<string, unknown>;
     if (writer) {
-      writer.closeAll();
+      writer.closeAll(answer.finishReason, answer.error);
       output = writer.items;
       // What the stream's terminal event will carry (finish/error render the same object).
       response = { ...completeResponse(ctx, answer, state.includeEncrypted), output: writer.visibleItems() };
     } else {
       // Kept with encrypted reasoning whatever `include` said: a continuation needs it.
-      output = outputItems(ctx, answer.message, true);
+      output = outputItems(ctx, answer.message, true, answer.finishReason, answer.error);
       response = completeResponse(ctx, answer, state.includeEncrypted);
     }
+    const id = responseIdOf(ctx.generationId);
     await saveStoredResponse({
-      id: responseIdOf(ctx.generationId),
+      id,
       accountId: principal.accountId,
       userId: principal.userId,
       apiKeyId: principal.apiKey?.id ?? null,
       model: ctx.model,
-      conversation: state.conversation,
+      conversation: withInputItemIds(state.conversation, id),
       output,
       response,
     });

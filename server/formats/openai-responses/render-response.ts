@@ -122,8 +122,15 @@ export const messageItem = (id: string, text: string, status = 'completed'): Out
   content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
 });
 
-/** The output items of a whole answer, in the order a model produces them: reasoning, text, calls. */
-export function outputItems(ctx: RenderContext, message: AssistantMessage, withEncrypted: boolean): OutputItem[] {
+/**
+ * The status of the item the model was producing when the answer ended: `incomplete` when the response is not
+ * completed (max_output_tokens or a content filter cut it, or it failed), as OpenAI marks a truncated message.
+ * Items before it were finished.
+ */
+export const lastItemStatusOf = (reason: FinishReason, error?: MidStreamError): 'completed' | 'incomplete' => (statusOf(reason, error).status === 'completed' ? 'completed' : 'incomplete');
+
+/** The output items of a whole answer, in the order a model produces them: reasoning, text, calls; the last one's status by `reason`. */
+export function outputItems(ctx: RenderContext, message: AssistantMessage, withEncrypted: boolean, reason: FinishReason = 'stop', error?: MidStreamError): OutputItem[] {
   const items = reasoningItems(ctx, message, withEncrypted);
   if (message.content) items.push(messageItem(messageItemId(ctx), message.content));
   const custom = customToolNames(ctx);
@@ -134,10 +141,12 @@ export function outputItems(ctx: RenderContext, message: AssistantMessage, withE
         : { id: functionCallItemId(ctx, i), type: 'function_call', status: 'completed', call_id: call.id, name: call.function.name, arguments: call.function.arguments },
     ),
   );
+  const last = items.at(-1);
+  if (last && last.type !== 'reasoning' && lastItemStatusOf(reason, error) === 'incomplete') items[items.length - 1] = { ...last, status: 'incomplete' };
   return items;
 }
 
 export function completeResponse(ctx: RenderContext, answer: FinalAnswer, withEncrypted: boolean): Record<string, unknown> {
   const { status, incomplete_details, error } = statusOf(answer.finishReason, answer.error);
-  return responseObject(ctx, { status, incomplete_details, error, output: outputItems(ctx, answer.message, withEncrypted), usage: responsesUsage(answer.usage, answer.costMicros) });
+  return responseObject(ctx, { status, incomplete_details, error, output: outputItems(ctx, answer.message, withEncrypted, answer.finishReason, answer.error), usage: responsesUsage(answer.usage, answer.costMicros) });
 }

@@ -39,10 +39,26 @@ it('max tokens → response.incomplete; a failure → response.failed with the e
   const cut = new ResponsesStreamWriter(ctx);
   cut.start();
   cut.delta({ content: 'Hi' });
-  const incomplete = events(cut.finish('length', { usage: EMPTY_USAGE, costMicros: 0n })).at(-1);
-  expect(incomplete).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+  const cutEvents = events(cut.finish('length', { usage: EMPTY_USAGE, costMicros: 0n }));
+  const incomplete = cutEvents.at(-1);
+  expect(incomplete).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ type: 'message', status: 'incomplete' }] } });
+  expect(cutEvents.find((e) => e.type === 'response.output_item.done').item.status).toBe('incomplete');
   const failing = new ResponsesStreamWriter(ctx);
   failing.start();
   const failed = events(failing.error({ code: 'server_error', message: 'boom' }, { usage: EMPTY_USAGE, costMicros: 0n })).at(-1);
   expect(failed).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } });
+});
+
+it('two calls in a row: the first is done before the second is added', () => {
+  const w = new ResponsesStreamWriter(ctx);
+  let out = w.start();
+  out += w.delta({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }, { index: 1, id: 'b', type: 'function', function: { name: 'g', arguments: '' } }] });
+  out += w.delta({ tool_calls: [{ index: 1, function: { arguments: '{"x":1}' } }] });
+  out += w.finish('tool_calls', { usage: EMPTY_USAGE, costMicros: 0n });
+  const evs = events(out).slice(2, -1);
+  expect(evs.map((e) => `${e.type}:${e.output_index}`)).toEqual([
+    'response.output_item.added:0', 'response.function_call_arguments.delta:0', 'response.function_call_arguments.done:0', 'response.output_item.done:0',
+    'response.output_item.added:1', 'response.function_call_arguments.delta:1', 'response.function_call_arguments.done:1', 'response.output_item.done:1',
+  ]);
+  expect(w.items.map((i) => i.arguments)).toEqual(['{}', '{"x":1}']);
 });

@@ -4,7 +4,9 @@
 // their .done events and output_item.done; the stream ends with response.completed (or .incomplete) carrying
 // usage, or response.failed — never a silent cut. Deltas come from any provider in the internal shape. A call
 // of a custom tool (arguments {"input": …}, custom-tools.ts) is a custom_tool_call item whose input grows by
-// custom_tool_call_input.delta as its arguments stream in.
+// custom_tool_call_input.delta as its arguments stream in. One item is open at a time, as on OpenAI: an item's
+// .done events come before the next item's output_item.added. The item open when the answer ends is
+// `incomplete` unless the response is completed (max_output_tokens, a content filter, a failure).
 import type { FinalUsage, RenderContext, StreamRenderer } from '@/server/gateway/wire-format';
 import { customToolInput, partialCustomToolInput } from '@/server/providers/custom-tool-input';
 import { RESPONSES_REASONING_FORMAT } from '@/server/providers/openai/convert-responses-input';
@@ -16,6 +18,7 @@ import {
   customToolCallItemId,
   customToolNames,
   functionCallItemId,
+  lastItemStatusOf,
   messageItem,
   messageItemId,
   type OutputItem,
@@ -30,6 +33,7 @@ export const RESPONSES_KEEPALIVE = ': keep-alive\n\n';
 type Open =
   | { kind: 'reasoning'; at: number; id: string; own: boolean; summary: string; summaryStarted: boolean; foreign: ReasoningDetail[]; encrypted: string }
   | { kind: 'message'; at: number; id: string; text: string };
+type ItemStatus = 'completed' | 'incomplete';
 interface ToolItem {
   at: number;
   id: string;
@@ -49,6 +53,8 @@ export class ResponsesStreamWriter implements StreamRenderer {
   private seq = 0;
   private open: Open | null = null;
   private readonly tools = new Map<number, ToolItem>();
+  /** Tool calls (by index) whose item is done. */
+  private readonly closedTools = new Set<number>();
   private reasoningCount = 0;
   private readonly withEncrypted: boolean;
   private readonly customTools: ReadonlySet<string>;
@@ -92,7 +98,7 @@ export class ResponsesStreamWriter implements StreamRenderer {
   private openReasoning(id: string | undefined): { open: Extract<Open, { kind: 'reasoning' }>; text: string } {
     const own = id !== undefined;
     if (this.open?.kind === 'reasoning' && this.open.own === own && (!own || this.open.id === id)) return { open: this.open, text: '' };
-    let text = this.closeOpen();
+    let text = this.closeCurrent();
     const itemId = id ?? reasoningItemId(this.ctx, this.reasoningCount);
     this.reasoningCount++;
     const a = this.added({ id: itemId, type: 'reasoning', summary: [] });
@@ -113,7 +119,12 @@ export class ResponsesStreamWriter implements StreamRenderer {
     return text + this.event('response.reasoning_summary_text.delta', { ...ids, delta });
   }
 
-  private closeOpen(): string {
+  /** Closes the open item, whichever it is (`status`: that of the item the answer ended in). */
+  private closeCurrent(status: ItemStatus = 'completed'): string {
+    return this.closeOpen(status) + this.closeTools(status);
+  }
+
+  private closeOpen(status: ItemStatus = 'completed'): string {
     const open = this.open;
     if (!open) return '';
     this.open = null;
@@ -122,7 +133,7 @@ export class ResponsesStreamWriter implements StreamRenderer {
       return (
         this.event('response.output_text.done', { ...ids, text: open.text, logprobs: [] }) +
         this.event('response.content_part.done', { ...ids, part: { type: 'output_text', text: open.text, annotations: [] } }) +
-        this.done(open.at, messageItem(open.id, open.text))
+        this.done(open.at, messageItem(open.id, open.text, status))
       );
     }
     let text = '';
@@ -136,9 +147,10 @@ export class ResponsesStreamWriter implements StreamRenderer {
     return text + this.done(open.at, item);
   }
 
-  private closeTools(): string {
+  private closeTools(status: ItemStatus = 'completed'): string {
     let text = '';
-    for (const t of this.tools.values()) {
+    for (const [index, t] of this.tools) {
+      this.closedTools.add(index);
       if (t.custom) {
         const input = customToolInput(t.args);
         const ids = { item_id: t.id, output_index: t.at };
@@ -146,11 +158,11 @@ export class ResponsesStreamWriter implements StreamRenderer {
         const rest = input.startsWith(t.custom.sent) ? input.slice(t.custom.sent.length) : input;
         if (rest) text += this.event('response.custom_tool_call_input.delta', { ...ids, delta: rest });
         text += this.event('response.custom_tool_call_input.done', { ...ids, input });
-        text += this.done(t.at, customToolCallItem(t.id, t.callId, t.name, input));
+        text += this.done(t.at, customToolCallItem(t.id, t.callId, t.name, input, status));
         continue;
       }
       text += this.event('response.function_call_arguments.done', { item_id: t.id, output_index: t.at, name: t.name, arguments: t.args });
-      text += this.done(t.at, { id: t.id, type: 'function_call', status: 'completed', call_id: t.callId, name: t.name, arguments: t.args });
+      text += this.done(t.at, { id: t.id, type: 'function_call', status, call_id: t.callId, name: t.name, arguments: t.args });
     }
     this.tools.clear();
     return text;
@@ -165,9 +177,12 @@ export class ResponsesStreamWriter implements StreamRenderer {
     return this.event('response.custom_tool_call_input.delta', { item_id: t.id, output_index: t.at, delta });
   }
 
-  /** Closes every open item (idempotent); the events are kept for the terminal write. */
-  closeAll(): void {
-    this.pending += this.closeOpen() + this.closeTools();
+  /**
+   * Closes the open item (idempotent); the events are kept for the terminal write. `reason` and `error`: how the
+   * answer ended, which decides the item's status (lastItemStatusOf).
+   */
+  closeAll(reason: FinishReason = 'stop', error?: MidStreamError): void {
+    this.pending += this.closeCurrent(lastItemStatusOf(reason, error));
   }
 
   delta(d: StreamDelta): string {
@@ -197,7 +212,7 @@ export class ResponsesStreamWriter implements StreamRenderer {
     }
     if (d.content) {
       if (this.open?.kind !== 'message') {
-        text += this.closeOpen() + this.closeTools();
+        text += this.closeCurrent();
         const id = messageItemId(this.ctx);
         const a = this.added({ ...messageItem(id, ''), status: 'in_progress', content: [] });
         text += a.text + this.event('response.content_part.added', { item_id: id, output_index: a.at, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
@@ -207,9 +222,12 @@ export class ResponsesStreamWriter implements StreamRenderer {
       text += this.event('response.output_text.delta', { item_id: this.open.id, output_index: this.open.at, content_index: 0, delta: d.content, logprobs: [] });
     }
     for (const c of d.tool_calls ?? []) {
+      // A fragment for a call already closed (another item opened since) cannot be sent any more: no adapter
+      // sends one (Anthropic's blocks, OpenAI's items and Chat Completions' calls arrive one after another).
+      if (this.closedTools.has(c.index)) continue;
       let t = this.tools.get(c.index);
       if (!t) {
-        text += this.closeOpen();
+        text += this.closeCurrent();
         const name = c.function.name ?? '';
         const custom = this.customTools.has(name);
         const id = custom ? customToolCallItemId(this.ctx, c.index) : functionCallItemId(this.ctx, c.index);
@@ -229,7 +247,7 @@ export class ResponsesStreamWriter implements StreamRenderer {
   }
 
   finish(reason: FinishReason, final: FinalUsage): string {
-    this.closeAll();
+    this.closeAll(reason);
     const { status, incomplete_details } = statusOf(reason);
     const response = responseObject(this.ctx, { status, incomplete_details, output: this.visibleItems(), usage: responsesUsage(final.usage, final.costMicros) });
     const text = this.pending + this.event(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
@@ -238,7 +256,7 @@ export class ResponsesStreamWriter implements StreamRenderer {
   }
 
   error(err: MidStreamError, final: FinalUsage): string {
-    this.closeAll();
+    this.closeAll('error', err);
     const response = responseObject(this.ctx, { status: 'failed', error: { code: err.code, message: err.message }, output: this.visibleItems(), usage: responsesUsage(final.usage, final.costMicros) });
     const text = this.pending + this.event('response.failed', { response });
     this.pending = '';

@@ -187,6 +187,9 @@ export const responsesRequestSchema = z.object({
   previous_response_id: safeString().min(1).max(200).nullish(),
   metadata: z.record(safeString().max(64), safeString().max(512)).nullish(),
   prompt_cache_key: safeString().max(1024).nullish(),
+  /** Not supported: answered 400 naming them (parse-responses-request.ts), never silently ignored. */
+  background: z.boolean().nullish().describe('Not supported: `true` is a 400 (responses are answered while the request is open; stream long ones)'),
+  conversation: z.unknown().optional().describe('Not supported: a 400 (continue a stored response with `previous_response_id`)'),
   user: safeString().max(256).nullish(),
 }).superRefine((request, ctx) => {
   // Stored (as jsonb) with the response: PostgreSQL refuses the whole row for one such character.

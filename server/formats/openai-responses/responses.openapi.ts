@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineEndpoint } from '@/server/http/openapi/registry';
+import { inputItemsQuerySchema } from './input-items';
 import { responsesRequestSchema } from './responses-request-schema';
 
-const outputItem = z.record(z.string(), z.unknown()).describe('An output item: `reasoning` (summary, encrypted_content when `include` asks), `message` (output_text parts) or `function_call` (call_id, name, arguments)');
+const outputItem = z.record(z.string(), z.unknown()).describe('An output item: `reasoning` (summary, encrypted_content when `include` asks), `message` (output_text parts) or `function_call` (call_id, name, arguments); `status` is `incomplete` on the item a truncated response ended in');
 const response = z.object({
   id: z.string().describe('resp_…; the generation id is gen-… with the same suffix'),
   object: z.literal('response'),
@@ -41,7 +42,8 @@ defineEndpoint({
     'response 30 days for the calling account; `previous_response_id` continues a kept one. With `store: false` reasoning ' +
     'round-trips through `encrypted_content` (ask for it with `include: ["reasoning.encrypted_content"]`). OpenAI models are called ' +
     'through OpenAI\'s Responses API with the body nearly unchanged; other models are translated (function tools only). Errors are ' +
-    'OpenAI\'s shape: {"error": {"message", "type", "param", "code"}}.',
+    'OpenAI\'s shape: {"error": {"message", "type", "param", "code"}}. `background: true` and `conversation` are not supported (a 400 naming them); ' +
+    '`tool_choice` {"type": "allowed_tools", "mode", "tools"} limits a translated model to the allowed function and custom tools with `mode`.',
   tags: ['Chat'],
   body: responsesRequestSchema,
   response,
@@ -68,5 +70,29 @@ defineEndpoint({
   tags: ['Chat'],
   params: id,
   response: z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) }),
+  errors: [404],
+});
+
+defineEndpoint({
+  method: 'get',
+  path: '/responses/{id}/input_items',
+  operationId: 'listInputItems',
+  summary: "List a stored response's input items",
+  description:
+    'The items a response created with `store: true` was generated from, as OpenAI lists them: with `previous_response_id`, the ' +
+    "previous responses' input and output items first, then the request's own input (`instructions` are not an item). Every item has " +
+    'an id (items sent without one get `msg_in<n>_…`, `fc_in<n>_…`…, the same in the listings of its continuations); a message\'s text ' +
+    'is given as parts. A cursor page, the latest item first unless `order=asc`; `after` (and `before`) take an item id, `limit` ' +
+    "1–100 (default 20). The same access as GET /responses/{id}: 404 for another account's (or member's) response.",
+  tags: ['Chat'],
+  params: id,
+  query: inputItemsQuerySchema,
+  response: z.object({
+    object: z.literal('list'),
+    data: z.array(z.record(z.string(), z.unknown()).describe('An item: message, function_call, function_call_output, reasoning, custom_tool_call…, with its id')),
+    first_id: z.string().nullable(),
+    last_id: z.string().nullable(),
+    has_more: z.boolean(),
+  }),
   errors: [404],
 });

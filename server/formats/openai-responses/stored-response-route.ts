@@ -1,4 +1,4 @@
-// GET and DELETE /api/v1/responses/{id} as route handlers: authenticate (Bearer or x-api-key, as on the POST),
+// GET and DELETE /api/v1/responses/{id} and GET /api/v1/responses/{id}/input_items as route handlers: authenticate (Bearer or x-api-key, as on the POST),
 // act for the caller's account (and only on a response the caller may see: assertStoredResponseVisible), answer in OpenAI's shapes (errors included, like the POST).
 import { z } from 'zod';
 import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
@@ -12,7 +12,7 @@ import { assertStoredResponseVisible } from './stored-responses';
 
 const params = z.object({ id: safeString().min(1).max(200) });
 
-export function storedResponseRoute(handler: (input: { id: string; principal: Principal }) => Promise<unknown>) {
+export function storedResponseRoute(handler: (input: { id: string; principal: Principal; query: URLSearchParams }) => Promise<unknown>) {
   return async (request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> => {
     const requestId = requestIdFor(request);
     try {
@@ -21,7 +21,7 @@ export function storedResponseRoute(handler: (input: { id: string; principal: Pr
       if (!parsed.success) throw badRequestFromZod(parsed.error);
       // Another member's response (without usage:read-all) answers as a missing one.
       await assertStoredResponseVisible(parsed.data.id, principal);
-      return json(await handler({ id: parsed.data.id, principal }), 200, { 'x-request-id': requestId });
+      return json(await handler({ id: parsed.data.id, principal, query: new URL(request.url).searchParams }), 200, { 'x-request-id': requestId });
     } catch (err) {
       const { status, body, headers } = responsesErrorReply(err, requestId);
       return json(body, status, { ...headers, 'x-request-id': requestId });

@@ -1,8 +1,10 @@
 // Who sees an organization's stored responses: the user who made one, and members whose role may read everyone's
 // usage (usage:read-all: owner, admin, billing), as for GET /generation. A plain member gets, for another member's
-// response, the same 404 as for a missing one on GET, DELETE and previous_response_id (its existence is not told).
-// Through HTTP: POST /responses on the gateway over node:http, GET/DELETE /responses/{id} through their route handlers.
+// response, the same 404 as for a missing one on GET, GET …/input_items, DELETE and previous_response_id (its existence
+// is not told). Through HTTP: POST /responses on the gateway over node:http, GET/DELETE /responses/{id} and GET
+// /responses/{id}/input_items through their route handlers.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { GET as LIST_INPUT_ITEMS } from '@/app/api/v1/responses/[id]/input_items/route';
 import { DELETE, GET } from '@/app/api/v1/responses/[id]/route';
 import { describeEachDatabase } from '@/test/db';
 import { readFixture } from '@/test/fake-upstream';
@@ -26,6 +28,8 @@ describeEachDatabase('stored responses within an organization', () => {
     fetch(`${h.baseUrl}/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'openai/gpt-6.2-sol', stream: false, ...body }) });
   const call = (handler: typeof GET, method: string, key: string, id: string) =>
     handler(new Request(`${h.baseUrl}/responses/${id}`, { method, headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ id }) });
+  const inputItems = (key: string, id: string) =>
+    LIST_INPUT_ITEMS(new Request(`${h.baseUrl}/responses/${id}/input_items`, { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ id }) });
   const ownerResponse = async (): Promise<string> => {
     const res = await create(ownerKey, { input: 'TOPSECRET' });
     expect(res.status).toBe(200);
@@ -43,13 +47,18 @@ describeEachDatabase('stored responses within an organization', () => {
   });
   afterAll(() => h?.close());
 
-  it("a plain member gets 404 for the owner's response on GET, previous_response_id and DELETE, as for a missing id", async () => {
+  it("a plain member gets 404 for the owner's response on GET, input_items, previous_response_id and DELETE, as for a missing id", async () => {
     const id = await ownerResponse();
     const got = await call(GET, 'GET', memberKey, id);
     expect(got.status).toBe(404);
     expect(JSON.stringify(await got.json())).not.toContain('TOPSECRET');
     const missing = await call(GET, 'GET', memberKey, 'resp_doesnotexist');
     expect(missing.status).toBe(404);
+    const items = await inputItems(memberKey, id);
+    expect(items.status).toBe(404);
+    const itemsBody = JSON.stringify(await items.json());
+    expect(itemsBody).not.toContain('TOPSECRET');
+    expect(itemsBody).toBe(JSON.stringify(await (await inputItems(memberKey, 'resp_doesnotexist')).json()).replace('resp_doesnotexist', id));
 
     const next = await create(memberKey, { input: 'go on', previous_response_id: id });
     expect(next.status).toBe(404);
@@ -67,6 +76,7 @@ describeEachDatabase('stored responses within an organization', () => {
     expect(res.status).toBe(200);
     const id = ((await res.json()) as { id: string }).id;
     expect((await call(GET, 'GET', memberKey, id)).status).toBe(200);
+    expect((await inputItems(memberKey, id)).status).toBe(200);
     expect((await create(memberKey, { input: 'go on', previous_response_id: id })).status).toBe(200);
     expect((await call(DELETE, 'DELETE', memberKey, id)).status).toBe(200);
   });
@@ -77,6 +87,9 @@ describeEachDatabase('stored responses within an organization', () => {
     const got = await call(GET, 'GET', adminKey, id);
     expect(got.status).toBe(200);
     expect(JSON.stringify(await got.json())).toContain('TOPSECRET');
+    const items = await inputItems(adminKey, id);
+    expect(items.status).toBe(200);
+    expect(((await items.json()) as any).data).toMatchObject([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'TOPSECRET' }] }]);
     expect((await create(adminKey, { input: 'go on', previous_response_id: id })).status).toBe(200);
     expect((await call(DELETE, 'DELETE', adminKey, id)).status).toBe(200);
 
