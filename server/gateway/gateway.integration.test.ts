@@ -164,6 +164,16 @@ describeEachDatabase('chat completions through each provider', () => {
     expect(nonStream.choices[0].message.content).toBe('ping');
   });
 
+  it('switchboard/echo counts (and charges) the same answer the same, streamed or not', async () => {
+    const messages = [{ role: 'user' as const, content: 'Hello there, how are you doing today?' }];
+    let streamed: any;
+    for await (const c of await client.chat.completions.create({ model: 'switchboard/echo', messages, stream: true })) streamed = c.usage ?? streamed;
+    const whole = await client.chat.completions.create({ model: 'switchboard/echo', messages, stream: false });
+    const pick = (u: any) => ({ prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, cost: u.cost });
+    expect(pick(whole.usage)).toEqual(pick(streamed));
+    expect(streamed.completion_tokens).toBe(10); // 37 characters, 4 a token (it counted 7 words not streamed)
+  });
+
   it('records tracking headers with the usage', async () => {
     const res = await fetch(`${h.baseUrl}/chat/completions`, {
       method: 'POST',

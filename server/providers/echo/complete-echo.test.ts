@@ -21,8 +21,8 @@ describe('echoAdapter.local.complete', () => {
     });
     expect(converted.message).toEqual({ role: 'assistant', content: 'Echo  this,\nplease' });
     expect(converted.finishReason).toBe('stop');
-    // (11 + 3 + 4 + 18) / 4 = 9 prompt tokens; "Echo  ", "this,\n", "please" = 3 pieces.
-    expect(converted.usage).toEqual({ promptTokens: 9, completionTokens: 3, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    // (11 + 3 + 4 + 18) / 4 = 9 prompt tokens; 18 characters of answer → 5 tokens (as a stream of it counts).
+    expect(converted.usage).toEqual({ promptTokens: 9, completionTokens: 5, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
     expect(converted.upstreamId).toBe(body.id);
   });
 });

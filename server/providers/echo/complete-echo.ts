@@ -1,7 +1,7 @@
 // The echo model's non-streaming answer: an OpenAI chat.completion body, read by the openai converter.
 import { randomUUID } from 'node:crypto';
 import type { ChatRequest } from '../types';
-import { echoUsage, estimatePromptTokens, lastUserText, splitWords } from './echo-text';
+import { echoCompletionTokens, echoUsage, estimatePromptTokens, lastUserText } from './echo-text';
 
 export function completeEcho(req: ChatRequest) {
   const text = lastUserText(req.messages);
@@ -13,6 +13,6 @@ export function completeEcho(req: ChatRequest) {
     system_fingerprint: null,
     choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
     // Counted as the stream counts them, so a request costs the same streamed or not.
-    usage: echoUsage(estimatePromptTokens(req.messages), splitWords(text).length),
+    usage: echoUsage(estimatePromptTokens(req.messages), echoCompletionTokens(text)),
   };
 }

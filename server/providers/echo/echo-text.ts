@@ -1,6 +1,6 @@
 // What the built-in `switchboard/echo` model answers, and what it counts. No tokenizer: the gateway's one
 // estimate (4 bytes of text a token) is good enough to meter a test model.
-import { estimatePromptTokens as estimateLikelyPromptTokens, measurePrompt } from '../estimate-tokens';
+import { estimatePromptTokens as estimateLikelyPromptTokens, estimateTokensFromChars, measurePrompt } from '../estimate-tokens';
 import type { ChatMessage, ContentPart } from '../types';
 
 function textOf(content: string | ContentPart[] | null | undefined): string {
@@ -37,4 +37,13 @@ export function echoUsage(promptTokens: number, completionTokens: number) {
     prompt_tokens_details: { cached_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: 0 },
   };
+}
+
+/**
+ * The answer's tokens as the gateway estimates output it sees (4 characters a token): a streamed answer's
+ * count is never below that estimate (gateway/run-streaming.ts), so counting words here made a streamed
+ * echo dearer than the same one not streamed.
+ */
+export function echoCompletionTokens(text: string): number {
+  return estimateTokensFromChars(text.length);
 }

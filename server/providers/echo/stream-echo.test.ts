@@ -39,8 +39,8 @@ describe('echoAdapter.local.stream', () => {
     const { events, deltas, converter } = await run(req);
     expect(deltas).toEqual([{ content: 'Hello, ' }, { content: 'big ' }, { content: 'world' }]);
     expect(converter.finishReason).toBe('stop');
-    // 41 bytes of text → 11 tokens, and the image counts as an image (the gateway's one estimator)
-    expect(converter.usage).toEqual({ promptTokens: 11 + IMAGE_TOKENS, completionTokens: 3, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    // 41 bytes of text → 11 tokens, and the image counts as an image (the gateway's one estimator); 16 characters of answer → 4
+    expect(converter.usage).toEqual({ promptTokens: 11 + IMAGE_TOKENS, completionTokens: 4, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
     expect(converter.done).toBe(true);
     expect(converter.error).toBeNull();
 

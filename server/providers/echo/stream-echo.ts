@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatRequest, SseEvent } from '../types';
-import { echoUsage, estimatePromptTokens, lastUserText, splitWords } from './echo-text';
+import { echoCompletionTokens, echoUsage, estimatePromptTokens, lastUserText, splitWords } from './echo-text';
 
 export interface EchoOptions {
   /** Pause between chunks, to let tests watch a slow stream or disconnect mid-way. Default 0: no timers at all. */
@@ -12,7 +12,8 @@ export interface EchoOptions {
 }
 
 export async function* streamEcho(req: ChatRequest, signal: AbortSignal, options: EchoOptions = {}): AsyncGenerator<SseEvent> {
-  const pieces = splitWords(lastUserText(req.messages));
+  const text = lastUserText(req.messages);
+  const pieces = splitWords(text);
   const base = { id: `chatcmpl-echo-${randomUUID()}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: req.model, system_fingerprint: null };
   const chunk = (delta: object, finishReason: string | null = null): SseEvent => ({
     data: JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] }),
@@ -21,7 +22,7 @@ export async function* streamEcho(req: ChatRequest, signal: AbortSignal, options
     yield chunk({ role: 'assistant', content: '' });
     for (const piece of pieces) yield chunk({ content: piece });
     yield chunk({}, 'stop');
-    yield { data: JSON.stringify({ ...base, choices: [], usage: echoUsage(estimatePromptTokens(req.messages), pieces.length) }) };
+    yield { data: JSON.stringify({ ...base, choices: [], usage: echoUsage(estimatePromptTokens(req.messages), echoCompletionTokens(text)) }) };
     yield { data: '[DONE]' };
   };
 
