@@ -32,7 +32,7 @@ describeEachDatabase('unknown /api/v1 paths: 404 in the shape of the API around 
 
   it.each([
     ['POST', '/api/v1/responses/resp_123/cancel'],
-    ['GET', '/api/v1/responses/resp_123/input_items'],
+    ['GET', '/api/v1/responses/resp_123/output_items'],
   ])("%s %s: OpenAI's error shape", async (method, path) => {
     const res = await call(method, path);
     expect(res.status).toBe(404);
