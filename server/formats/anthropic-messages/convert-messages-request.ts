@@ -19,7 +19,19 @@ function cacheOf(block: { cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h'
   return block.cache_control ? { cache_control: block.cache_control } : {};
 }
 
-/** image / document / text blocks → content parts; block types with no Chat equivalent are dropped. */
+/**
+ * A search_result block as the text a model reads: its title, its source and its text, so that no provider
+ * but Anthropic (which gets the block itself, with citations) loses what the user sent.
+ */
+function searchResultText(block: Extract<Block, { type: 'search_result' }>): string {
+  const texts = block.content.map((c) => c.text).filter((t) => t !== '');
+  return [`Search result: ${block.title}`, `Source: ${block.source}`, ...(texts.length > 0 ? ['', texts.join('\n\n')] : [])].join('\n');
+}
+
+/**
+ * image / document / search_result / text blocks → content parts; block types with no Chat equivalent (those
+ * Anthropic runs itself: server_tool_use, web_search_tool_result, …) are dropped.
+ */
 function toParts(blocks: readonly Block[]): PartInput[] {
   return blocks.flatMap((block): PartInput[] => {
     switch (block.type) {
@@ -41,8 +53,11 @@ function toParts(blocks: readonly Block[]): PartInput[] {
         }
         if (s.type === 'file') return [{ type: 'file', file: { file_id: s.file_id, ...(filename ? { filename } : {}) }, ...cacheOf(block) }];
         const data = s.type === 'url' ? s.url : `data:${s.media_type};base64,${s.data}`;
+        // A URL stays one: each provider's converter sends it where its API takes a URL, or refuses it by name.
         return [{ type: 'file', file: { file_data: data, ...(filename ? { filename } : {}) }, ...cacheOf(block) }];
       }
+      case 'search_result':
+        return [{ type: 'text', text: searchResultText(block), ...cacheOf(block) }];
       default:
         return [];
     }

@@ -14,10 +14,23 @@ const DOCUMENT_TOKENS = 1_500;
  * server starts: most servers never count tokens locally (Anthropic models are counted by Anthropic).
  */
 let tokenizer: Promise<(text: string) => number> | undefined;
-const loadTokenizer = () => (tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => m.countTokens));
+let loaded: ((text: string) => number) | undefined;
+export const loadTokenizer = () =>
+  (tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+    loaded = m.countTokens;
+    return m.countTokens;
+  }));
 
 export async function countTokensLocally(req: Pick<ChatRequest, 'messages' | 'tools'>): Promise<number> {
-  const countTokens = await loadTokenizer();
+  return countTokensWith(await loadTokenizer(), req);
+}
+
+/** The same count without waiting, once loadTokenizer() has loaded the encoding; undefined before. */
+export function countTokensIfLoaded(req: Pick<ChatRequest, 'messages' | 'tools'>): number | undefined {
+  return loaded ? countTokensWith(loaded, req) : undefined;
+}
+
+function countTokensWith(countTokens: (text: string) => number, req: Pick<ChatRequest, 'messages' | 'tools'>): number {
   let tokens = 0;
   for (const m of req.messages) {
     tokens += TOKENS_PER_MESSAGE;

@@ -8,7 +8,7 @@ import { newRequestId, requestIdFor } from '@/server/http/request-id';
 import { requestTraceOf, routeHandlerTrace, type RequestTrace } from '@/server/observability/request-trace';
 import type { Runtime } from '@/server/runtime/runtime';
 import { countMessageTokens } from './count-tokens';
-import { messagesErrorReply } from './messages-errors';
+import { messagesErrorReply, requestIdHeaders } from './messages-errors';
 
 export const COUNT_TOKENS_PATH = '/api/v1/messages/count_tokens';
 
@@ -35,10 +35,10 @@ async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: numb
       signal: edge.signal,
       trace: edge.trace,
     });
-    return { status: 200, body: result, headers: { 'x-request-id': requestId } };
+    return { status: 200, body: result, headers: requestIdHeaders(requestId) };
   } catch (err) {
     const { status, body, headers } = messagesErrorReply(err, requestId, 'count_tokens');
-    return { status, body, headers: { ...headers, 'x-request-id': requestId } };
+    return { status, body, headers: { ...headers, ...requestIdHeaders(requestId) } };
   }
 }
 

@@ -42,13 +42,19 @@ export function anthropicErrorType(code: string): AnthropicErrorType {
   return TYPE_OF[code as ErrorCode] ?? 'api_error';
 }
 
+/**
+ * Anthropic's own header for the request id: its SDKs read `request-id` (err.requestID, message._request_id),
+ * not our x-request-id. The same id, on every Messages API response.
+ */
+export const requestIdHeaders = (requestId: string) => ({ 'request-id': requestId, 'x-request-id': requestId });
+
 /** A refusal before anything was streamed (logged by errors.ts when it is a server fault). */
 export function messagesErrorReply(err: unknown, requestId: string, where: string): ErrorReplyOf {
   const reply = errorReply(err, requestId, where);
   const { message, metadata } = reply.body.error;
   return {
     status: reply.status,
-    headers: reply.headers,
+    headers: { ...reply.headers, ...requestIdHeaders(requestId) },
     body: { type: 'error', error: { type: anthropicErrorType(String(metadata.error_type)), message }, request_id: requestId },
   };
 }

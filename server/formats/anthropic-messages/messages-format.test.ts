@@ -53,6 +53,23 @@ describe('convertMessagesRequest', () => {
     expect(req.native?.format).toBe('anthropic-messages');
   });
 
+  it('a search_result block is text for other providers: title, source and its text (in a turn and in a tool result)', () => {
+    const result = { type: 'search_result', source: 'https://docs.example.com/kb/42', title: 'Refund policy', content: [{ type: 'text', text: 'Refunds within 30 days.' }, { type: 'text', text: 'Keep the receipt.' }], citations: { enabled: true } };
+    const req = convert({
+      model: 'm',
+      max_tokens: 5,
+      messages: [
+        { role: 'user', content: [result, { type: 'text', text: 'Can I get a refund?' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'search', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: [result] }] },
+      ],
+    });
+    const text = 'Search result: Refund policy\nSource: https://docs.example.com/kb/42\n\nRefunds within 30 days.\n\nKeep the receipt.';
+    expect(req.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text }, { type: 'text', text: 'Can I get a refund?' }] });
+    expect(req.messages[2]).toEqual({ role: 'tool', tool_call_id: 'tu_1', content: text });
+    expect(() => convert({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'search_result', title: 'no source', content: [] }] }] })).toThrow(AppError);
+  });
+
   it('no thinking means none; stream defaults to false; malformed known blocks are 400s', () => {
     expect(convert({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).reasoning).toEqual({ enabled: false });
     expect(() => convert({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'text' }] }] })).toThrow(AppError);
@@ -69,7 +86,7 @@ describe('renderMessagesResponse', () => {
       costMicros: 1n,
     });
     expect(body).toEqual({
-      id: 'gen-1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'tool_use', stop_sequence: null,
+      id: 'gen-1', type: 'message', role: 'assistant', model: 'anthropic/claude-sonnet-4.5', stop_reason: 'tool_use', stop_sequence: null,
       content: [{ type: 'thinking', thinking: 'think', signature: 'sig' }, { type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'tu_1', name: 'read', input: { a: 1 } }],
       usage: { input_tokens: 10, cache_read_input_tokens: 60, cache_creation_input_tokens: 30, output_tokens: 7 },
     });
@@ -119,7 +136,7 @@ describe('the stream renderer', () => {
 });
 
 it("errorReply: Anthropic's error body, our status", () => {
-  expect(messagesErrorReply(new AppError('payment_required', 'No credit'), 'req_1', 'test')).toEqual({ status: 402, headers: {}, body: { type: 'error', error: { type: 'billing_error', message: 'No credit' }, request_id: 'req_1' } });
+  expect(messagesErrorReply(new AppError('payment_required', 'No credit'), 'req_1', 'test')).toEqual({ status: 402, headers: { 'request-id': 'req_1', 'x-request-id': 'req_1' }, body: { type: 'error', error: { type: 'billing_error', message: 'No credit' }, request_id: 'req_1' } });
   const hidden = messagesErrorReply(new Error('secret'), 'req_2', 'test');
   expect(hidden.status).toBe(500);
   expect(hidden.body).toMatchObject({ error: { type: 'api_error', message: 'Internal server error' } });

@@ -1,5 +1,5 @@
 // The Anthropic Messages API request (POST /api/v1/messages), as Anthropic documents it
-// (platform.claude.com/docs/en/api/messages): content blocks text, image, document, tool_use, tool_result,
+// (platform.claude.com/docs/en/api/messages): content blocks text, image, document, search_result, tool_use, tool_result,
 // thinking, redacted_thinking; `system` as a string or text blocks; tools, tool_choice, thinking, max_tokens
 // (required), stop_sequences, temperature, top_p, top_k, metadata, cache_control, stream.
 //
@@ -37,9 +37,22 @@ const documentBlock = z.object({
   cache_control,
 });
 
+/**
+ * A search result the application retrieved itself (RAG), cited like a document by Anthropic's models. Other
+ * providers read it as text (convert-messages-request.ts).
+ */
+const searchResultBlock = z.object({
+  type: z.literal('search_result'),
+  source: z.string(),
+  title: z.string(),
+  content: z.array(textBlock),
+  citations: z.unknown().optional(),
+  cache_control,
+});
+
 const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.record(z.string(), z.unknown()), cache_control });
 
-const KNOWN_BLOCKS = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+const KNOWN_BLOCKS = new Set(['text', 'image', 'document', 'search_result', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
 /**
  * A block type Anthropic added or runs itself (a malformed known block must not slip through here). Read
  * as `unsupported`: only the client's raw body, passed to Anthropic, keeps it.
@@ -51,7 +64,7 @@ const otherBlock = z
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(z.union([textBlock, imageBlock, documentBlock, otherBlock]))]).optional(),
+  content: z.union([z.string(), z.array(z.union([textBlock, imageBlock, documentBlock, searchResultBlock, otherBlock]))]).optional(),
   is_error: z.boolean().optional(),
   cache_control,
 });
@@ -59,7 +72,7 @@ const toolResultBlock = z.object({
 const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
 const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
 
-export const contentBlockSchema = z.union([textBlock, imageBlock, documentBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock, otherBlock]);
+export const contentBlockSchema = z.union([textBlock, imageBlock, documentBlock, searchResultBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock, otherBlock]);
 export type MessagesContentBlock = z.output<typeof contentBlockSchema>;
 
 const message = z.object({

@@ -32,7 +32,8 @@ describeEachDatabase('the Anthropic Messages API', () => {
     const { data, response } = await client.messages
       .create({ model: 'claude-sonnet-4-5-20250929', max_tokens: 1000, messages: [{ role: 'user', content: 'Say hello' }], ...({ top_k: 5 } as object) })
       .withResponse();
-    expect(data).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', stop_reason: 'end_turn', stop_sequence: null });
+    // The model that answered, by its canonical id (as Anthropic names the model an alias resolved to).
+    expect(data).toMatchObject({ type: 'message', role: 'assistant', model: 'anthropic/claude-sonnet-4.5', stop_reason: 'end_turn', stop_sequence: null });
     expect(data.content).toEqual([{ type: 'text', text: 'Hello! How can I help you today?' }]);
     expect(data.usage).toMatchObject({ input_tokens: 25, output_tokens: 12, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
     expect(response.headers.get('x-generation-id')).toBe(data.id);

@@ -74,8 +74,10 @@ export function renderMessagesResponse(ctx: RenderContext, answer: FinalAnswer) 
     id: ctx.generationId,
     type: 'message',
     role: 'assistant',
-    // The name the client asked for (an Anthropic name stays one), as Anthropic echoes its own.
-    model: ctx.req.model,
+    // The model that answered, by its canonical id, as /chat/completions and /responses name it: Anthropic too
+    // answers with the model an alias resolved to ("claude-sonnet-4-5" → "claude-sonnet-4-5-20250929"), and a
+    // fallback (`models`) that served is named, not the model asked for.
+    model: ctx.model,
     content,
     stop_reason: stopReasonOf(reason, toolCalls.length > 0, answer.stopSequence),
     stop_sequence: reason === 'stop' && toolCalls.length === 0 ? (answer.stopSequence ?? null) : null,

@@ -5,7 +5,8 @@
 // open one is closed first. Pings while waiting; a failure after the stream began is an `error` event.
 import type { FinalUsage, FinishDetails, RenderContext, StreamRenderer } from '@/server/gateway/wire-format';
 import { estimatePromptTokens, measurePrompt } from '@/server/providers/estimate-tokens';
-import type { FinishReason, MidStreamError, ReasoningDetail, StreamDelta, ToolCallDelta } from '@/server/providers/types';
+import type { ChatRequest, FinishReason, MidStreamError, ReasoningDetail, StreamDelta, ToolCallDelta } from '@/server/providers/types';
+import { countTokensIfLoaded } from './count-tokens-locally';
 import { midStreamErrorType } from './messages-errors';
 import { detailMeta, isAnthropicDetail, sealDetail } from './reasoning-envelope';
 import { stopReasonOf, usageOf } from './render-messages-response';
@@ -19,6 +20,33 @@ type Open =
   /** `key` names the reasoning it continues; `seal` the foreign detail's fields, written as the signature at its end. */
   | { kind: 'thinking'; key: string; seal?: Record<string, unknown> }
   | { kind: 'tool'; toolIndex: number };
+
+/**
+ * Prompts up to this much text are counted with the tokenizer for message_start (≈ 1 ms per 8 KB; a 450 KB
+ * prompt took 60 ms, too long to hold every stream's first byte and the event loop for a figure the
+ * message_delta event corrects). Larger ones are estimated from their size.
+ */
+const TOKENIZED_TEXT_BYTES = 64 * 1024;
+
+/** Whether message_start counts this prompt with the tokenizer: its text and tools, without reading any document. */
+export function tokenizedAtStart(req: Pick<ChatRequest, 'messages' | 'tools'>): boolean {
+  let bytes = 0;
+  for (const t of req.tools ?? []) bytes += JSON.stringify(t.function).length;
+  for (const m of req.messages) {
+    if (typeof m.content === 'string') bytes += Buffer.byteLength(m.content);
+    else for (const p of m.content ?? []) if (p.type === 'text') bytes += Buffer.byteLength(p.text);
+    if (bytes > TOKENIZED_TEXT_BYTES) return false;
+  }
+  return true;
+}
+
+/**
+ * message_start's input_tokens: nothing has reported usage yet (message_delta carries the upstream's figures,
+ * whole), so the prompt is counted here, with the tokenizer (count-tokens-locally.ts) when it is small.
+ */
+function promptTokensAtStart(req: ChatRequest): number {
+  return (tokenizedAtStart(req) ? countTokensIfLoaded(req) : undefined) ?? estimatePromptTokens(measurePrompt(req.messages));
+}
 
 export function createMessagesStreamRenderer(ctx: RenderContext): StreamRenderer {
   let index = -1;
@@ -90,12 +118,11 @@ export function createMessagesStreamRenderer(ctx: RenderContext): StreamRenderer
           id: ctx.generationId,
           type: 'message',
           role: 'assistant',
-          model: ctx.req.model,
+          model: ctx.model, // as render-messages-response.ts: the canonical id of the model that answers
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          // The prompt is measured only once the upstream reports usage (message_delta carries it, whole).
-          usage: { input_tokens: estimatePromptTokens(measurePrompt(ctx.req.messages)), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
+          usage: { input_tokens: promptTokensAtStart(ctx.req), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
         },
       }),
     delta(d: StreamDelta): string {

@@ -112,12 +112,36 @@ describe('convertOpenAIRequest', () => {
       expect(body({ reasoning: { effort: 'high' }, reasoning_effort: 'low' }, reasoningModel).reasoning_effort).toBe('high');
     });
 
-    it('omits reasoning_effort when reasoning is disabled or no effort is given', () => {
-      expect(body({ reasoning: { enabled: false, effort: 'high' } }, reasoningModel)).not.toHaveProperty('reasoning_effort');
-      const sent = body({ reasoning: { max_tokens: 2048 } }, reasoningModel);
-      expect(sent).not.toHaveProperty('reasoning_effort');
-      expect(sent).not.toHaveProperty('reasoning');
+    it("reasoning off is the model's lowest effort: minimal on GPT-5, none on GPT-5.1, low on o-series", () => {
+      expect(body({ reasoning: { enabled: false, effort: 'high' } }, reasoningModel).reasoning_effort).toBe('minimal');
+      expect(body({ reasoning: { max_tokens: 0 } }, reasoningModel).reasoning_effort).toBe('minimal');
+      expect(body({ reasoning: { enabled: false } }, { ...reasoningModel, upstreamModel: 'gpt-5.1' }).reasoning_effort).toBe('none');
+      expect(body({ reasoning: { enabled: false } }, { ...reasoningModel, upstreamModel: 'o4-mini' }).reasoning_effort).toBe('low');
+      expect(body({ reasoning: { effort: 'minimal' } }, { ...reasoningModel, upstreamModel: 'o3' }).reasoning_effort).toBe('low');
+      // A name it cannot read (a proxy's, an Azure deployment's): nothing it might refuse.
+      expect(body({ reasoning: { enabled: false } }, { ...reasoningModel, upstreamModel: 'my-deployment' })).not.toHaveProperty('reasoning_effort');
     });
+
+    it("a reasoning budget is the effort nearest its share of the output limit (OpenRouter's ratios)", () => {
+      const effort = (budget: number, max_tokens?: number) => body({ reasoning: { max_tokens: budget }, ...(max_tokens ? { max_tokens } : {}) }, reasoningModel).reasoning_effort;
+      expect(effort(1024, 16_000)).toBe('minimal');
+      expect(effort(4000, 16_000)).toBe('low');
+      expect(effort(8000, 16_000)).toBe('medium');
+      expect(effort(14_000, 16_000)).toBe('high');
+      expect(effort(64_000)).toBe('medium'); // of the model's 128K output
+      expect(body({ reasoning: { max_tokens: 2048 } }, reasoningModel)).not.toHaveProperty('reasoning');
+    });
+
+    it('no effort given: the model default', () => {
+      expect(body({}, reasoningModel)).not.toHaveProperty('reasoning_effort');
+      expect(body({ reasoning: { enabled: true } }, reasoningModel)).not.toHaveProperty('reasoning_effort');
+    });
+  });
+
+  it('refuses a file given by URL with a 400 naming the model: Chat Completions takes file content or a file_id only', () => {
+    const file = (file_data: string) => ({ model: 'openai/gpt-5-mini', stream: false, messages: [{ role: 'user' as const, content: [{ type: 'file' as const, file: { file_data } }] }] });
+    expect(() => convertOpenAIRequest(file('https://example.com/report.pdf'), ctx(reasoningModel))).toThrow(/by URL \(https:\/\/example\.com\/report\.pdf\) cannot be sent to openai\/gpt-5-mini/);
+    expect(JSON.parse(convertOpenAIRequest(file('data:application/pdf;base64,JVBERi0='), ctx(reasoningModel)).body).messages[0].content[0]).toEqual({ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } });
   });
 
   it('leaves the authorization header out when no key is configured', () => {

@@ -1,8 +1,11 @@
 // Our ChatRequest → an OpenAI Chat Completions request. Nearly a pass-through: our request IS the OpenAI
 // shape, plus a few fields of our own that OpenAI would reject ("Unrecognized request argument"). Fields
 // are picked one by one rather than spread, so nothing we add to ChatRequest later leaks upstream.
+import { AppError } from '@/server/errors';
 import { refuseLogprobs } from '../refuse-logprobs';
 import type { ChatMessage, ChatRequest, ConvertContext, UpstreamRequest } from '../types';
+import { mapReasoningEffort } from './map-reasoning-effort';
+import { openAIModelProfile } from './model-profile';
 
 /**
  * `cache_control` is Anthropic's breakpoint: OpenAI caches prefixes on its own and answers 400 to a part
@@ -30,6 +33,30 @@ export function convertOpenAIMessages(messages: ChatMessage[]): Record<string, u
   });
 }
 
+/** A file part whose file_data is a web address rather than the file's content. */
+export const isUrlFileData = (fileData: string | undefined): fileData is string => fileData !== undefined && /^https?:\/\//i.test(fileData);
+
+/**
+ * Chat Completions takes a file only as its content (file_data, base64) or an uploaded file's id: a URL in
+ * file_data is a 400 upstream ("Invalid file data"), and has no field of its own here (the Responses API's
+ * `file_url` does). An Anthropic document block by URL or a client's URL in file_data gets our 400 instead,
+ * before credit is reserved, naming what to send.
+ */
+function refuseFileUrls(messages: ChatMessage[], modelId: string): void {
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      if (part.type !== 'file' || !isUrlFileData(part.file.file_data)) continue;
+      const url = part.file.file_data.length > 100 ? `${part.file.file_data.slice(0, 100)}…` : part.file.file_data;
+      throw new AppError(
+        'bad_request',
+        `A document given by URL (${url}) cannot be sent to ${modelId}: OpenAI's Chat Completions API takes a file only as base64 data or a file_id. Send the document's content (a document block with a base64 source, or file.file_data as a data: URL).`,
+        { model: modelId, param: 'file_data' },
+      );
+    }
+  }
+}
+
 /** The parameters every OpenAI-compatible server understands the same way, copied only when set. */
 export function pickPortableParams(req: ChatRequest): Record<string, unknown> {
   const params: Record<string, unknown> = {};
@@ -43,7 +70,10 @@ export function pickPortableParams(req: ChatRequest): Record<string, unknown> {
   return params;
 }
 
-/** `reasoning.effort` wins over the top-level `reasoning_effort`; `reasoning.enabled: false` means none. */
+/**
+ * `reasoning.effort` wins over the top-level `reasoning_effort`; `reasoning.enabled: false` means none. For
+ * OpenAI-compatible servers; OpenAI's own models go through mapReasoningEffort (their accepted efforts known).
+ */
 export function requestedEffort(req: ChatRequest): ChatRequest['reasoning_effort'] {
   if (req.reasoning?.enabled === false) return undefined;
   return req.reasoning?.effort ?? req.reasoning_effort;
@@ -62,6 +92,7 @@ export function convertOpenAIRequest(req: ChatRequest, ctx: ConvertContext): Ups
   // The catalog's supportsReasoning flag marks OpenAI's reasoning models (o1/o3/o4-mini, gpt-5 and later,
   // not gpt-5-chat). They differ from chat models in the three ways handled below.
   const reasoningModel = ctx.model.supportsReasoning;
+  refuseFileUrls(req.messages, ctx.model.id);
   const body: Record<string, unknown> = {
     model: ctx.model.upstreamModel,
     messages: convertOpenAIMessages(req.messages),
@@ -81,10 +112,11 @@ export function convertOpenAIRequest(req: ChatRequest, ctx: ConvertContext): Ups
     // written for chat models send them routinely; dropping them is what the model would do anyway.
     delete body.temperature;
     delete body.top_p;
-    // Only reasoning models accept reasoning_effort (chat models answer 400). `reasoning.max_tokens` has no
-    // OpenAI equivalent and `reasoning.exclude` nothing to do, since Chat Completions never returns
-    // reasoning text; both are dropped with our `reasoning` object itself.
-    const effort = requestedEffort(req);
+    // Only reasoning models accept reasoning_effort (chat models answer 400). Off is the model's lowest
+    // effort and a budget (`reasoning.max_tokens`, Anthropic's budget_tokens) an effort by its share of the
+    // output limit (map-reasoning-effort.ts). `reasoning.exclude` has nothing to do, since Chat Completions
+    // never returns reasoning text.
+    const effort = mapReasoningEffort(req, openAIModelProfile(ctx.model.upstreamModel).efforts, limit ?? ctx.model.maxOutputTokens);
     if (effort) body.reasoning_effort = effort;
   } else {
     if (req.max_tokens !== undefined) body.max_tokens = req.max_tokens;

@@ -3,6 +3,7 @@
 // `function_call_output` items, and reasoning we returned earlier (encrypted, as reasoning_details) comes
 // back as `reasoning` items ahead of what it led to.
 import type { ChatMessage, ContentPart, ReasoningDetail } from '../types';
+import { isUrlFileData } from './convert-request';
 
 /** The `format` of the reasoning_details we produce from the Responses API (OpenRouter's name for it). */
 export const RESPONSES_REASONING_FORMAT = 'openai-responses-v1';
@@ -10,15 +11,21 @@ export const RESPONSES_REASONING_FORMAT = 'openai-responses-v1';
 type InputPart =
   | { type: 'input_text'; text: string }
   | { type: 'input_image'; image_url: string; detail: 'auto' | 'low' | 'high' }
-  | { type: 'input_file'; filename?: string; file_data?: string; file_id?: string };
+  | { type: 'input_file'; filename?: string; file_data?: string; file_id?: string; file_url?: string };
 export type ResponsesInputItem = Record<string, unknown>;
 
 function convertParts(content: string | ContentPart[]): string | InputPart[] {
   if (typeof content === 'string') return content;
   return content.map((part): InputPart => {
     if (part.type === 'text') return { type: 'input_text', text: part.text };
-    // A file part's fields have the same names in the Responses API, one level up (developers.openai.com "File inputs").
-    if (part.type === 'file') return { type: 'input_file', ...part.file };
+    // A file part's fields have the same names in the Responses API, one level up (developers.openai.com "File
+    // inputs"), but file_data is the file's content only: a web address (an Anthropic document block by URL)
+    // goes as `file_url`, which OpenAI fetches itself.
+    if (part.type === 'file') {
+      const { file_data: data, ...rest } = part.file;
+      if (isUrlFileData(data)) return { type: 'input_file', ...rest, file_url: data };
+      return { type: 'input_file', ...part.file };
+    }
     return { type: 'input_image', image_url: part.image_url.url, detail: part.image_url.detail ?? 'auto' };
   });
 }

@@ -64,6 +64,23 @@ describe('openaiAdapter.convertRequest for GPT-6.x (Responses API)', () => {
     expect(body({ reasoning: { effort: 'low', exclude: true } }).reasoning).toEqual({ effort: 'low' });
   });
 
+  it('a reasoning budget (Anthropic thinking, reasoning.max_tokens) is an effort, never dropped', () => {
+    const effort = (req: Partial<ChatRequest>, model = astra) => (body(req, model).reasoning as { effort?: string } | undefined)?.effort;
+    const sol = gpt('gpt-6.2-sol');
+    expect(effort({ reasoning: { max_tokens: 1024 }, max_tokens: 4096 }, sol)).toBe('low');
+    expect(effort({ reasoning: { max_tokens: 1024 }, max_tokens: 16_000 }, sol)).toBe('low'); // minimal, which 6.2 lacks
+    expect(effort({ reasoning: { max_tokens: 8000 }, max_tokens: 16_000 }, sol)).toBe('medium');
+    expect(effort({ reasoning: { max_tokens: 30_000 }, max_tokens: 32_000 }, luna)).toBe('high');
+  });
+
+  it('a file by URL goes as input_file.file_url (file_data takes content only)', () => {
+    const input = body({ messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: 'https://example.com/a.pdf', filename: 'a.pdf' } }, { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } }] }] }).input as { content: unknown[] }[];
+    expect(input[0].content).toEqual([
+      { type: 'input_file', filename: 'a.pdf', file_url: 'https://example.com/a.pdf' },
+      { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0=' },
+    ]);
+  });
+
   it('maps response_format to text.format', () => {
     expect(body({ response_format: { type: 'json_object' } }).text).toEqual({ format: { type: 'json_object' } });
     const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false };

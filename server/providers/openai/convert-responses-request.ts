@@ -6,7 +6,8 @@ import { refuseLogprobs } from '../refuse-logprobs';
 import type { ChatRequest, ConvertContext, ResponseFormat, ToolChoice, ToolDefinition, UpstreamRequest } from '../types';
 import { jsonHeaders } from './convert-request';
 import { convertResponsesInput } from './convert-responses-input';
-import { type OpenAIEffort, openAIModelProfile } from './model-profile';
+import { mapReasoningEffort } from './map-reasoning-effort';
+import { openAIModelProfile } from './model-profile';
 
 function convertTools(tools: ToolDefinition[]): Record<string, unknown>[] {
   return tools.map(({ function: fn }) => ({
@@ -34,21 +35,6 @@ function convertFormat(format: ResponseFormat): Record<string, unknown> | undefi
 }
 
 /**
- * OpenRouter's reasoning → the effort to send, within what the model takes (model-profile.ts): off is
- * 'none' where the model has it, else its lowest effort; 'minimal', which no GPT-6 model takes, becomes
- * 'low'. `reasoning.max_tokens` has no OpenAI equivalent. Undefined leaves the model's default effort.
- */
-export function responsesEffort(req: ChatRequest, efforts: readonly OpenAIEffort[] | undefined): OpenAIEffort | undefined {
-  const reasoning = req.reasoning ?? {};
-  const effort = reasoning.effort ?? req.reasoning_effort;
-  const off = reasoning.enabled === false || (reasoning.max_tokens === 0 && effort === undefined);
-  if (!efforts) return off ? undefined : effort;
-  if (off) return efforts[0];
-  if (effort === undefined || efforts.includes(effort)) return effort;
-  return efforts.find((candidate) => candidate !== 'none' && candidate !== 'minimal') ?? efforts[0];
-}
-
-/**
  * Dropped, as the Responses API has no such parameter or these models refuse it: temperature and top_p
  * (reasoning models answer 400), stop, seed, stream_options (usage always comes with the last event).
  */
@@ -69,7 +55,9 @@ export function convertResponsesRequest(req: ChatRequest, ctx: ConvertContext): 
   if (limit !== undefined) body.max_output_tokens = limit;
 
   if (model.supportsReasoning) {
-    const effort = responsesEffort(req, openAIModelProfile(model.upstreamModel).efforts);
+    // Off is 'none' where the model has it, else its lowest effort; a budget an effort by its share of the
+    // output limit; 'minimal', which no GPT-6 model takes, becomes 'low' (map-reasoning-effort.ts).
+    const effort = mapReasoningEffort(req, openAIModelProfile(model.upstreamModel).efforts, limit ?? model.maxOutputTokens);
     const reasoning: Record<string, unknown> = {};
     if (effort) reasoning.effort = effort;
     // Summaries are what a client sees as `reasoning`; none are asked for when it excludes them.

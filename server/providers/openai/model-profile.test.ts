@@ -2,10 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { openAIModelProfile } from './model-profile';
 
 describe('openAIModelProfile', () => {
-  it('keeps models before GPT-5.4 on Chat Completions with the effort passed through', () => {
-    for (const name of ['gpt-4o-mini', 'gpt-5-mini', 'gpt-5', 'gpt-5.2', 'gpt-4.1-nano', 'o4-mini', 'my-proxy-model']) {
+  it('keeps models before GPT-5.4 on Chat Completions; unknown names with the effort passed through', () => {
+    for (const name of ['gpt-4o-mini', 'gpt-4.1-nano', 'gpt-5-chat-latest', 'my-proxy-model']) {
       expect(openAIModelProfile(name), name).toEqual({ api: 'chat' });
     }
+  });
+
+  it("knows the efforts of the Chat Completions reasoning models: minimal on GPT-5, none from 5.1, o-series' three", () => {
+    for (const name of ['gpt-5-mini', 'gpt-5', 'gpt-5-nano-2025-08-07']) expect(openAIModelProfile(name), name).toEqual({ api: 'chat', efforts: ['minimal', 'low', 'medium', 'high'] });
+    for (const name of ['gpt-5.1', 'gpt-5.2']) expect(openAIModelProfile(name), name).toEqual({ api: 'chat', efforts: ['none', 'low', 'medium', 'high'] });
+    for (const name of ['o4-mini', 'o3', 'o1']) expect(openAIModelProfile(name), name).toEqual({ api: 'chat', efforts: ['low', 'medium', 'high'] });
+    expect(openAIModelProfile('gpt-5-pro')).toEqual({ api: 'chat', efforts: ['high'] });
   });
 
   it('sends the GPT-6 family to the Responses API; Luna, Sol and 6.1 Terra may stop reasoning, the others cannot', () => {
