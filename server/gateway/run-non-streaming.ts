@@ -55,7 +55,7 @@ export async function runNonStreaming(rt: Runtime, t: ChatTransport, format: Wir
   if (converted.stopSequence !== undefined && finishReason === 'stop') answer.stopSequence = converted.stopSequence;
   // The answer is charged and valid whatever happens here: a failure to keep it is logged, not answered.
   await format.beforeFinal?.(ctx, a.principal, answer).catch((err: unknown) => void errorReply(err, requestId, 'keeping the answer'));
-  t.sendJson(200, format.complete(ctx, answer), { 'x-request-id': requestId, 'x-generation-id': a.generationId });
+  t.sendJson(200, format.complete(ctx, answer), { ...format.answerHeaders?.(requestId), 'x-request-id': requestId, 'x-generation-id': a.generationId });
   return outcome;
 }
 

@@ -49,7 +49,7 @@ export async function runStreaming(
   const sendHeaders = (keepAlive: string) => {
     if (headersSent || t.signal.aborted) return;
     headersSent = true;
-    t.startStream({ 'x-request-id': requestId, 'x-generation-id': a.generationId });
+    t.startStream({ ...format.answerHeaders?.(requestId), 'x-request-id': requestId, 'x-generation-id': a.generationId });
     if (keepAlive) void write(keepAlive);
   };
   const opening = a.upstream ?? openRoute(rt, a.route, t.signal);

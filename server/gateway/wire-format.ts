@@ -79,6 +79,8 @@ export interface WireFormat {
   parse(json: Record<string, unknown>, header: (name: string) => string | undefined): ChatRequest | Promise<ChatRequest>;
   /** A refusal before anything was streamed, in the format's own error shape (and logs a 5xx, via errors.ts). */
   errorReply(err: unknown, requestId: string, where: string): ErrorReplyOf;
+  /** Headers of an answer (JSON or stream) besides x-request-id and x-generation-id: Anthropic's `request-id`. */
+  answerHeaders?(requestId: string): Record<string, string>;
   /** The body of a complete answer. */
   complete(ctx: RenderContext, answer: FinalAnswer): unknown;
   stream(ctx: RenderContext): StreamRenderer;

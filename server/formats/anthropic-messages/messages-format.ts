@@ -19,6 +19,7 @@ export const anthropicMessagesFormat: WireFormat = {
     return req;
   },
   errorReply: messagesErrorReply,
+  answerHeaders: (requestId) => ({ 'request-id': requestId }),
   complete: renderMessagesResponse,
   stream: createMessagesStreamRenderer,
 };

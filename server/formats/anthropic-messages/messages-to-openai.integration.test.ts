@@ -153,5 +153,15 @@ describeEachDatabase('/messages to OpenAI models', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('request-id')).toBe(refused.headers.get('x-request-id'));
   });
+
+  it("answers, streamed or not, carry request-id too: the SDK's message._request_id", async () => {
+    h.respond = openai;
+    const message = await client.messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 100, messages: hi });
+    expect(message._request_id).toMatch(/^req_/);
+    const { response } = await client.messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 100, messages: hi, stream: true }).withResponse();
+    expect(response.headers.get('request-id')).toMatch(/^req_/);
+    expect(response.headers.get('request-id')).toBe(response.headers.get('x-request-id'));
+    await response.body?.cancel();
+  });
 });
 
