@@ -104,7 +104,12 @@ const message = z.discriminatedUnion(
   { error: (iss) => (iss.code === 'invalid_union' ? 'role must be one of system, developer, user, assistant, tool' : undefined) },
 );
 
-const effort = z.enum(['minimal', 'low', 'medium', 'high']);
+/**
+ * OpenAI's efforts. 'none' is reasoning off (as `reasoning.enabled: false`) and 'xhigh' is sent as 'high':
+ * both are folded while parsing (parseChatRequest), so providers see only the four below.
+ */
+const effort = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+type Effort = 'minimal' | 'low' | 'medium' | 'high';
 
 export const chatRequestSchema = z.object({
   model: z.string({ error: 'model is required, e.g. "openai/gpt-4o-mini"' }).min(1, 'model is required').max(256, 'model must be at most 256 characters'),
@@ -183,6 +188,15 @@ export const chatRequestSchema = z.object({
   reasoning: z.object({ effort: effort.optional(), max_tokens: z.number().int().min(0).optional(), exclude: z.boolean().optional(), enabled: z.boolean().optional() }).optional(),
   reasoning_effort: effort.optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
+  verbosity: z
+    .enum(['low', 'medium', 'high'])
+    .optional()
+    .describe("OpenAI's verbosity of the answer, passed to OpenAI's GPT-5 and later models (`text.verbosity` on the Responses API); other models ignore it."),
+  safety_identifier: z
+    .string()
+    .max(256)
+    .optional()
+    .describe("OpenAI's stable id of your end user for abuse detection, passed to OpenAI models; other providers ignore it."),
   /** OpenAI's prompt-cache routing hint; also our affinity key when X-Task-ID is absent (routing/plan-route.ts). */
   prompt_cache_key: z
     .string()
@@ -225,18 +239,25 @@ export type NativeRequest =
 
 type ParsedChatRequest = z.output<typeof chatRequestSchema>;
 type AllowedToolsChoice = Extract<NonNullable<ParsedChatRequest['tool_choice']>, { type: 'allowed_tools' }>;
+type ParsedReasoning = NonNullable<ParsedChatRequest['reasoning']>;
 
 /**
  * The validated request: the one type of a chat request (providers/types.ts re-exports it and its parts).
- * `allowed_tools` is applied while parsing (parseChatRequest), so no provider sees that tool_choice.
+ * `allowed_tools` and the efforts 'none' and 'xhigh' are applied while parsing (parseChatRequest), so no
+ * provider sees them.
  */
-export type ChatRequest = Omit<ParsedChatRequest, 'tool_choice'> & { tool_choice?: Exclude<ParsedChatRequest['tool_choice'], AllowedToolsChoice>; native?: NativeRequest };
+export type ChatRequest = Omit<ParsedChatRequest, 'tool_choice' | 'reasoning' | 'reasoning_effort'> & {
+  tool_choice?: Exclude<ParsedChatRequest['tool_choice'], AllowedToolsChoice>;
+  reasoning?: Omit<ParsedReasoning, 'effort'> & { effort?: Effort };
+  reasoning_effort?: Effort;
+  native?: NativeRequest;
+};
 
 /** Validates and checks what a schema cannot: a user message exists, tool results answer earlier calls. */
 export function parseChatRequest(json: unknown): ChatRequest {
   const r = chatRequestSchema.safeParse(json);
   if (!r.success) throw badRequestFromZod(r.error);
-  const req = withAllowedTools(r.data);
+  const req = withEfforts(withAllowedTools(r.data));
   if (!req.messages.some((m) => m.role === 'user')) throw new AppError('bad_request', 'messages must include at least one user message');
   const callIds = new Set<string>();
   req.messages.forEach((m, i) => {
@@ -256,8 +277,22 @@ export function hasFiles(req: ChatRequest): boolean {
   return req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'file'));
 }
 
+type WithToolChoice = Omit<ParsedChatRequest, 'tool_choice'> & { tool_choice?: ChatRequest['tool_choice'] };
+
+/** Effort 'none' is reasoning off (`reasoning.effort` wins over `reasoning_effort`, as everywhere); 'xhigh' is 'high'. */
+function withEfforts(parsed: WithToolChoice): ChatRequest {
+  const { reasoning, reasoning_effort, ...rest } = parsed;
+  const fold = (e: z.output<typeof effort> | undefined): Effort | undefined => (e === 'none' ? undefined : e === 'xhigh' ? 'high' : e);
+  const off = (reasoning?.effort ?? reasoning_effort) === 'none';
+  const out: ChatRequest = { ...rest, reasoning_effort: fold(reasoning_effort) };
+  if (reasoning || off) out.reasoning = { ...reasoning, effort: fold(reasoning?.effort), ...(off ? { enabled: false } : {}) };
+  if (out.reasoning?.effort === undefined && out.reasoning) delete out.reasoning.effort;
+  if (out.reasoning_effort === undefined) delete out.reasoning_effort;
+  return out;
+}
+
 /** `tool_choice: allowed_tools`: the request's tools narrowed to the allowed ones, and the mode as tool_choice. */
-function withAllowedTools(parsed: ParsedChatRequest): ChatRequest {
+function withAllowedTools(parsed: ParsedChatRequest): WithToolChoice {
   const { tool_choice, ...rest } = parsed;
   if (typeof tool_choice !== 'object' || tool_choice.type !== 'allowed_tools') return { ...rest, tool_choice };
   const allowed = new Set(tool_choice.allowed_tools.tools.map((t) => t.function.name));

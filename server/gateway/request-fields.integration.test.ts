@@ -128,6 +128,23 @@ describeEachDatabase('chat completions: PDF input, n, logprobs, provider error t
       expect(JSON.stringify(sent.messages[1])).toContain('I cannot help with that.');
     });
 
+    it('reasoning_effort "none" is reasoning off and "xhigh" is high; verbosity and safety_identifier reach OpenAI (verbosity GPT-5 and later only)', async () => {
+      h.respond = replay('openai', 'text');
+      const sent = async (body: Record<string, unknown>) => {
+        const res = await post({ model: 'openai/gpt-5-mini', messages: [{ role: 'user', content: 'x' }], stream: false, ...body });
+        expect(res.status, await res.clone().text()).toBe(200);
+        return h.upstream.requests.at(-1)!.body as Record<string, unknown>;
+      };
+      expect((await sent({ reasoning_effort: 'none' })).reasoning_effort).toBe('minimal'); // gpt-5-mini's lowest
+      expect((await sent({ reasoning: { effort: 'xhigh' } })).reasoning_effort).toBe('high');
+      expect(await sent({ verbosity: 'low', safety_identifier: 'user-123' })).toMatchObject({ verbosity: 'low', safety_identifier: 'user-123' });
+      const res = await post({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], stream: false, verbosity: 'low', safety_identifier: 'u' });
+      expect(res.status).toBe(200);
+      const toChatModel = h.upstream.requests.at(-1)!.body as Record<string, unknown>;
+      expect(toChatModel.verbosity).toBeUndefined();
+      expect(toChatModel.safety_identifier).toBe('u');
+    });
+
     it('what is not supported is named: an input_audio part, a custom tool, allowed_tools naming an undefined tool', async () => {
       const cases: [unknown, RegExp][] = [
         [{ messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }] }, /^messages\.0\.content: 0\.type: Unsupported content part "input_audio": use/],

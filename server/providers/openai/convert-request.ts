@@ -100,6 +100,9 @@ export function convertOpenAIRequest(req: ChatRequest, ctx: ConvertContext): Ups
   };
   // OpenAI's cache routing key (or the X-Task-ID header's value, gateway/prompt-cache-key.ts); not portable.
   if (req.prompt_cache_key) body.prompt_cache_key = req.prompt_cache_key;
+  if (req.safety_identifier) body.safety_identifier = req.safety_identifier;
+  // GPT-5 and later only (a chat model answers 400 to it).
+  if (req.verbosity && reasoningModel) body.verbosity = req.verbosity;
 
   if (reasoningModel) {
     // Reasoning models answer 400 to logprobs ("not supported with this model"): said here, before credit is reserved.

@@ -49,7 +49,8 @@ export function convertResponsesRequest(req: ChatRequest, ctx: ConvertContext): 
     if (req.tool_choice !== undefined) body.tool_choice = convertToolChoice(req.tool_choice);
     if (req.parallel_tool_calls !== undefined) body.parallel_tool_calls = req.parallel_tool_calls;
   }
-  const text = req.response_format ? convertFormat(req.response_format) : undefined;
+  const format = req.response_format ? convertFormat(req.response_format) : undefined;
+  const text = req.verbosity ? { ...format, verbosity: req.verbosity } : format;
   if (text) body.text = text;
   const limit = req.max_completion_tokens ?? req.max_tokens;
   if (limit !== undefined) body.max_output_tokens = limit;
@@ -66,6 +67,7 @@ export function convertResponsesRequest(req: ChatRequest, ctx: ConvertContext): 
     body.include = ['reasoning.encrypted_content'];
   }
   if (req.user) body.user = req.user;
+  if (req.safety_identifier) body.safety_identifier = req.safety_identifier;
   if (req.prompt_cache_key) body.prompt_cache_key = req.prompt_cache_key;
   if (req.stream) body.stream = true;
 
