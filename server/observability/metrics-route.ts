@@ -1,8 +1,10 @@
 // GET /metrics on the node:http server, before Next (server/main.ts): the runtime's registry in
-// Prometheus's text format (with WORKERS=N, the whole host's: cluster-metrics.ts). With METRICS_TOKEN set it wants `Authorization: Bearer <token>`, compared in
+// Prometheus's text format (with WORKERS=N, the whole host's: cluster-metrics.ts). With METRICS_TOKEN set it wants `Authorization: Bearer <token>`
+// (the scheme in any case, RFC 7235 §2.1, read as every other Bearer credential is: authenticate-bearer.ts), compared in
 // constant time (digests of equal length, whatever was sent).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bearerFromHeader } from '@/server/auth/authenticate-bearer';
 import { AppError } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
@@ -35,7 +37,7 @@ export async function handleMetricsRequest(rt: Runtime, req: IncomingMessage, re
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {
-  const sent = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const sent = bearerFromHeader(header) ?? '';
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(sent), digest(token)) && sent.length > 0;
 }

@@ -118,6 +118,10 @@ describeEachDatabase('GET /metrics', () => {
     const ok = await get('Bearer metrics-token-for-tests');
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('# TYPE switchboard_requests_total counter');
+    // The scheme is case-insensitive (RFC 7235 §2.1), as for every other Bearer credential (authenticate-bearer.ts).
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) expect((await get(`${scheme} metrics-token-for-tests`)).status, scheme).toBe(200);
+    expect((await get('bearer wrong-token')).status).toBe(401);
+    expect((await get('Basic metrics-token-for-tests')).status).toBe(401);
     expect((await fetch(`${h.origin}/metrics`, { method: 'POST', headers: { authorization: 'Bearer metrics-token-for-tests' } })).status).toBe(405);
   });
 
