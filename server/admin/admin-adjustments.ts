@@ -3,7 +3,8 @@
 // in one transaction. Refunds of card payments go through the billing refund path (Stripe); this covers
 // manual credit refunds and corrections. A debit may not take paid credit below zero, nor take what requests in
 // flight have reserved out from under them (available credit below the account's floor) (409): promotional
-// credit is never touched, and an operator who needs to go further debits what is there.
+// credit is never touched, and an operator who needs to go further debits what is there. The account of a deleted
+// organization takes no adjustment (409 organization_deleted).
 import { z } from 'zod';
 import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
@@ -30,9 +31,21 @@ export async function adjustAccount(p: { accountId: string; actorUserId: string;
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     // Lock first (as postLedgerEntry does) so that the check below and the posting see the same balance.
-    const [account] = await tx.$queryRaw<{ paidMicros: bigint; promoMicros: bigint; reservedMicros: bigint; creditFloorMicros: bigint }[]>`
-      SELECT "paidMicros", "promoMicros", "reservedMicros", "creditFloorMicros" FROM "Account" WHERE id = ${p.accountId} FOR NO KEY UPDATE`;
+    // deleteOrganization takes the same lock before it deletes the Organization row, so the row read here stays
+    // as it is until this transaction ends.
+    const [account] = await tx.$queryRaw<{ paidMicros: bigint; promoMicros: bigint; reservedMicros: bigint; creditFloorMicros: bigint; organizationGone: boolean }[]>`
+      SELECT "paidMicros", "promoMicros", "reservedMicros", "creditFloorMicros",
+             (kind = 'ORGANIZATION' AND NOT EXISTS (SELECT 1 FROM "Organization" o WHERE o.id = "Account".id)) AS "organizationGone"
+      FROM "Account" WHERE id = ${p.accountId} FOR NO KEY UPDATE`;
     if (!account) throw new AppError('not_found', `No account ${p.accountId}`);
+    // A deleted organization's account stays for accounting (delete-organization.ts: no Organization row behind
+    // it, nobody can reach it); credit posted to it would be unusable, a debit would rewrite a closed account.
+    if (account.organizationGone) {
+      throw new AppError('conflict', `Account ${p.accountId} belonged to an organization that was deleted: its ledger is kept for accounting and takes no adjustments`, {
+        reason: 'organization_deleted',
+        account_id: p.accountId,
+      });
+    }
     if (amountMicros < 0n) {
       // What requests in flight hold (reservedMicros) stays covered: the debit may not take available credit
       // below the account's floor, as usage never does, nor paid credit below zero.

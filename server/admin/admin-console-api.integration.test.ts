@@ -81,6 +81,25 @@ describeEachDatabase('admin console API', () => {
     expect((await call('GET', '/admin/users?limit=101', operator.token)).status).toBe(400);
   });
 
+  it('search: %, _ and \\ in q are the characters themselves, not LIKE wildcards', async () => {
+    const [percent, underscore, backslash] = await Promise.all([
+      createUser({ email: `${tag}-pct@example.com`, name: `${tag}%off` }),
+      createUser({ email: `${tag}-und@example.com`, name: `${tag}_under` }),
+      createUser({ email: `${tag}-bsl@example.com`, name: `${tag}\\slash` }),
+    ]);
+    const ids = async (q: string) => (await call('GET', `/admin/users?q=${encodeURIComponent(q)}&limit=100`, operator.token)).body.data.map((u: { id: string }) => u.id);
+    expect(await ids(`${tag}%`)).toEqual([percent.id]);
+    expect(await ids(`${tag}_`)).toEqual([underscore.id]);
+    expect(await ids(`${tag}\\`)).toEqual([backslash.id]);
+    expect(await ids(`${tag}\\%`)).toEqual([]);
+    // A bare % or _ finds only users whose email or name holds it.
+    for (const q of ['%', '_']) {
+      const found = (await call('GET', `/admin/users?q=${encodeURIComponent(q)}&limit=100`, operator.token)).body.data as { email: string; name: string }[];
+      expect(found.length, q).toBeGreaterThan(0);
+      for (const u of found) expect(`${u.email} ${u.name}`, q).toContain(q);
+    }
+  });
+
   it('suspend: the next request of their key and token is a 403 user_suspended, sign-in is refused; restore lifts it; both audited', async () => {
     const password = 'correct horse battery staple';
     const { hashPassword } = await import('@/server/auth/password');
@@ -149,6 +168,26 @@ describeEachDatabase('admin console API', () => {
     expect((await prisma.account.findUniqueOrThrow({ where: { id: account } })).paidMicros).toBe(2_000_001n);
     const audit = await prisma.auditLogEntry.findMany({ where: { accountId: account, action: 'account.adjustment' }, orderBy: { createdAt: 'asc' } });
     expect(audit.map((a) => [a.targetId, a.actorUserId])).toEqual(entries.map((e) => [e.id, operator.id]));
+  });
+
+  it("a deleted organization's account takes no adjustment (409 organization_deleted), credit or debit; a live one does", async () => {
+    const owner = await testUser('doomed-owner');
+    const doomed = await createTestOrganization({ name: `Doomed ${tag}`, members: [{ userId: owner.id, role: 'OWNER' }] });
+    const path = `/admin/accounts/${doomed.id}/adjustments`;
+    expect((await call('POST', path, operator.token, { amount_usd: 3, reason: 'goodwill' })).status).toBe(201);
+    expect((await call('DELETE', `/organizations/${doomed.id}?force=true`, owner.token)).status).toBe(200);
+
+    const prisma = await db();
+    const before = await prisma.account.findUniqueOrThrow({ where: { id: doomed.id } });
+    for (const amount_usd of [1, -1]) {
+      const res = await call('POST', path, operator.token, { amount_usd, reason: 'after the fact' });
+      expect(res.status, String(amount_usd)).toBe(409);
+      expect(res.body.error).toMatchObject({ message: expect.stringMatching(/organization that was deleted/), metadata: { reason: 'organization_deleted', account_id: doomed.id } });
+    }
+    const after = await prisma.account.findUniqueOrThrow({ where: { id: doomed.id } });
+    expect([after.paidMicros, after.promoMicros]).toEqual([before.paidMicros, before.promoMicros]);
+    expect(await prisma.ledgerEntry.count({ where: { accountId: doomed.id, kind: 'ADJUSTMENT' } })).toBe(1);
+    expect((await call('POST', `/admin/accounts/${orgId}/adjustments`, operator.token, { amount_usd: 1, reason: 'live organization' })).status).toBe(201);
   });
 
   it('a debit may not take what requests in flight have reserved: 409 for the whole paid balance, 201 for what is free', async () => {

@@ -60,11 +60,13 @@ export function toAdminUserDto(u: UserRow) {
   };
 }
 
-/** One page of users, by id; `q` matches email or name, case-insensitively. */
+/** One page of users, by id; `q` matches email or name containing it (literally), case-insensitively. */
 export async function listAdminUsers(raw: unknown) {
   const query = parseWith(adminUsersQuerySchema, raw);
   const prisma = await db();
-  const q = query.q?.trim();
+  // Prisma turns `contains` into ILIKE '%q%' without escaping (as list-audit-log.ts notes for startsWith): escaped
+  // with PostgreSQL's default LIKE escape, `\`, `%` and `_` are the characters themselves, not wildcards.
+  const q = query.q?.trim().replace(/[\\%_]/g, '\\$&');
   const rows = await prisma.user.findMany({
     where: {
       ...(q ? { OR: [{ email: { contains: q, mode: 'insensitive' as const } }, { name: { contains: q, mode: 'insensitive' as const } }] } : {}),
