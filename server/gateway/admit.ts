@@ -83,7 +83,7 @@ export async function admit(rt: Runtime, t: ChatTransport, format: WireFormat, a
   const known = rt.rateLimiter.limitsOf(subject);
   const counted = await rt.rateLimiter.checkKnown(subject, known);
   const p = await prepare(rt, t, format, (model) => authorizeModel(principal, model), trace);
-  keepAllowedFallbacks(principal, p.route);
+  keepAllowedFallbacks(principal, p);
 
   const generationId = newGenerationId();
   const candidates = reservationCandidates(p.req, p.route.candidates, rt.byokFeeBps);
@@ -120,6 +120,9 @@ function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subj
     // Always (two comparisons): a limit lowered since the counts were taken, or counts over the remembered
     // limits let through to learn the current ones (checkKnown) — refused here if those still hold.
     rt.rateLimiter.checkAgainFresh(counted, limits);
+    // Fallback models (`models`) the organization does not allow are dropped, as the key's own are
+    // (keepAllowedFallbacks); the requested model itself was checked by the statement.
+    if (policy.allowedModels) keepFallbacksIn(policy.allowedModels, a);
     // A plain account has no provider policy and no keys of its own: its route stays as planned.
     if (!policy.plain && applyAccountPolicy(a.route, policy, rt.byokFeeBps, a.model.id)) preparePrimary(rt, a.route);
   } catch (err) {
@@ -183,7 +186,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
       throw new AppError('forbidden', `This API key may not use ${p.model.id}`, { model: p.model.id });
     }
     rt.warmKeys.remember(keyHash, r.headroomMicros, r.policy.plain);
-    keepAllowedFallbacks(r.principal, p.route);
+    keepAllowedFallbacks(r.principal, p);
     const a: Admission = { principal: r.principal, ...p, generationId, reservedMicros: r.reservedMicros, tracking: tracking(t), upstream: early?.response };
     afterReservation(rt, a, r.policy, subject, counted);
     // Dispatched early for an account that was plain a moment ago and now has a policy or its own keys (set
@@ -231,10 +234,18 @@ export function authorizeModel(principal: Principal, model: RoutingModel): void 
 const allowsModel = (allowed: readonly string[], model: RoutingModel) => allowed.includes(model.id) || model.aliases.some((a) => allowed.includes(a));
 
 /** Fallback models the key may not use are dropped (the requested one was authorized); the primary never is. */
-function keepAllowedFallbacks(principal: Principal, route: Route): void {
+function keepAllowedFallbacks(principal: Principal, p: Prepared): void {
   const allowed = principal.apiKey?.allowedModels;
   if (!allowed || allowed.length === 0) return;
-  route.candidates = route.candidates.filter((c, i) => i === 0 || allowsModel(allowed, c.model));
+  keepFallbacksIn(allowed, p);
+}
+
+/**
+ * Drops the candidates of fallback models not in `allowed` (by id or alias). The requested model's own
+ * endpoints stay (it was authorized before): whatever comes first, a fallback is never kept unchecked.
+ */
+function keepFallbacksIn(allowed: readonly string[], p: Prepared): void {
+  p.route.candidates = p.route.candidates.filter((c) => c.model.id === p.model.id || allowsModel(allowed, c.model));
 }
 
 /** The most any candidate could cost at list price (the statement reserves the largest allowed one, BYOK-priced). */

@@ -77,6 +77,29 @@ describeEachDatabase('organization policy, member limits, key limits and BYOK at
     expect((await chat(key.key, { stream: true })).status).toBe(403);
   });
 
+  it('allowed_models holds for fallback models too (`models`): the organization’s and the key’s own; a disallowed fallback is skipped, never served', async () => {
+    const { key, member, org } = await organization({ allowed_models: ['test/other'] });
+    const own = await createTestKey(member.user.id, org.id, { allowed_models: ['test/other'] });
+    const freeOrg = await organization();
+    const keyOnly = await createTestKey(freeOrg.member.user.id, freeOrg.org.id, { allowed_models: ['test/other'] });
+    behaviour.alpha = () => ({ status: 503, json: { error: { message: 'overloaded' } } }); // test/other's only endpoint fails
+    try {
+      for (const k of [key.key, own.key, keyOnly.key]) {
+        const before = upstreams.beta!.requests.length;
+        const res = await chat(k, { model: 'test/other', models: ['test/both'] });
+        expect(res.status, 'not served by the disallowed fallback').toBeGreaterThanOrEqual(500);
+        expect(upstreams.beta!.requests.length, 'test/both’s beta endpoint never called').toBe(before);
+      }
+      // The same fallback where it is allowed: served by beta.
+      const allowed = await organization();
+      const served = await chat(allowed.key.key, { model: 'test/other', models: ['test/both'] });
+      expect(served.status).toBe(200);
+      expect((await served.json()).model).toBe('test/both');
+    } finally {
+      behaviour.alpha = ok;
+    }
+  });
+
   it('allowed_providers: other providers’ endpoints are skipped; none left → 403', async () => {
     const before = upstreams.alpha!.requests.length;
     const { key } = await organization({ allowed_providers: ['beta'] });

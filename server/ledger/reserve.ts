@@ -201,6 +201,8 @@ export interface ReservationGrant {
 }
 
 export interface AccountPolicy {
+  /** The organization's model allow-list (null: every model): the requested model was checked by the statement; fallbacks against this. */
+  allowedModels: string[] | null;
   /** The organization's provider allow-list (null: every provider). */
   allowedProviders: string[] | null;
   /** The account's own provider keys (encrypted), by provider id, for the request's candidates. */
@@ -212,6 +214,7 @@ export interface AccountPolicy {
 }
 
 export const policyOf = (row: ReservationRow): AccountPolicy => ({
+  allowedModels: row.orgAllowedModels,
   allowedProviders: row.allowedProviders,
   byokKeys: row.byokKeys,
   plain: row.plain,
