@@ -1,13 +1,16 @@
 // Per-credential rate limits on the chat endpoint: RATE_LIMIT_RPM requests per rolling minute, or the key's
-// own rate_limit_rpm, and the key's rate_limit_tpm tokens per rolling minute (a sliding window over two fixed
-// one-minute buckets). In memory by default; shared across instances
-// through Redis when REDIS_URL is set (one pipelined INCR per request). One limiter per process, owned by
-// the runtime (server/runtime).
+// own rate_limit_rpm, and the key's rate_limit_tpm tokens per rolling minute (a sliding window over one-second
+// buckets: the last sixty, plus the part of the one before still within the minute). A refused request is not
+// counted, and its Retry-After is when the window will take the next one. In memory by default; shared
+// across instances through Redis when REDIS_URL is set (one script call per request, counting it only when
+// it fits). One limiter per process, owned by the runtime (server/runtime).
 import Redis from 'ioredis';
 import { env } from '@/server/env';
 import { AppError } from '@/server/errors';
 
-const WINDOW_MS = 60_000;
+/** The rolling minute is counted in one-second buckets: 60 whole ones plus the part of the oldest still in it. */
+const SECOND_MS = 1_000;
+const WINDOW_S = 60;
 
 /**
  * A request over a key's remembered (learned) limits goes on to admission, which reads the key's current
@@ -15,8 +18,59 @@ const WINDOW_MS = 60_000;
  */
 const RECHECK_MS = 1_000;
 
-function rateLimited(limit: number, unit: 'requests' | 'tokens', now: number): AppError {
-  const retryAfter = Math.max(1, Math.ceil((WINDOW_MS - (now % WINDOW_MS)) / 1000));
+/** A subject's counts per epoch second, over the last minute and a second. */
+type Seconds = Map<number, number>;
+
+/**
+ * The rolling minute at second `sec`: `previous`, the second sixty seconds back, of which the part not yet
+ * elapsed in the current second is still in the minute, and `current`, the sixty seconds since. (Two one-minute
+ * buckets, as before, held a client polling every 10 s at 3 per minute to 2: the previous minute's weight
+ * assumes its requests were spread evenly. One-second buckets make that assumption about one second only.)
+ */
+interface Window {
+  previous: number;
+  current: number;
+}
+
+function windowAt(counts: Seconds, sec: number): Window {
+  const w = { previous: 0, current: 0 };
+  for (const [s, n] of counts) {
+    if (s === sec - WINDOW_S) w.previous = n;
+    else if (s > sec - WINDOW_S) w.current += n;
+  }
+  return w;
+}
+
+/**
+ * Whether the window, `ms` into its second, has room for `extra` more under `limit`: the estimate in
+ * units·ms, integers, so that a request exactly at the limit is not refused by a rounding error. A request
+ * asks for n·SECOND_MS (count ≤ limit), tokens for 1 (used < limit). TAKE_LUA computes the same.
+ */
+function fits(w: Window, ms: number, limit: number, extra: number): boolean {
+  return w.previous * (SECOND_MS - ms) + w.current * SECOND_MS + extra <= limit * SECOND_MS;
+}
+
+function estimate(w: Window, ms: number): number {
+  return (w.previous * (SECOND_MS - ms) + w.current * SECOND_MS) / SECOND_MS;
+}
+
+/** Milliseconds from `now` until `fits` holds, if nothing more is counted meanwhile (0: it holds now). */
+function waitMs(counts: Seconds, now: number, limit: number, extra: number): number {
+  const sec = Math.floor(now / SECOND_MS);
+  const ms = now - sec * SECOND_MS;
+  // Second by second, each oldest second's share shrinking as the second goes on, until all have left.
+  for (let k = 0; k <= WINDOW_S + 1; k++) {
+    const w = windowAt(counts, sec + k);
+    const room = (limit - w.current) * SECOND_MS - extra;
+    if (room < 0) continue;
+    const at = Math.max(k === 0 ? ms : 0, w.previous > 0 ? SECOND_MS - Math.floor(room / w.previous) : 0);
+    if (at < SECOND_MS) return k * SECOND_MS + at - ms;
+  }
+  return (WINDOW_S + 2) * SECOND_MS - ms; // never (a limit below one request): a minute on
+}
+
+function rateLimited(limit: number, unit: 'requests' | 'tokens', wait: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil(wait / 1000));
   return new AppError(
     'rate_limited',
     `Rate limit exceeded: ${limit} ${unit} per minute for this key. Retry after ${retryAfter}s.`,
@@ -25,10 +79,52 @@ function rateLimited(limit: number, unit: 'requests' | 'tokens', now: number): A
   );
 }
 
-function estimate(previous: number, current: number, now: number): number {
-  const elapsed = (now % WINDOW_MS) / WINDOW_MS;
-  return previous * (1 - elapsed) + current;
+/** The 429 naming `unit`'s limit; Retry-After is when both counts will take the request (if nothing else comes). */
+function refusal(unit: Kind, now: number, requests: Seconds, rpm: number, tokens?: Seconds, tpm?: number): AppError {
+  const wait = Math.max(waitMs(requests, now, rpm, SECOND_MS), tokens && tpm ? waitMs(tokens, now, tpm, 1) : 0);
+  return unit === 'tokens' && tpm ? rateLimited(tpm, 'tokens', wait) : rateLimited(rpm, 'requests', wait);
 }
+
+/**
+ * KEYS: a hash of per-second counts, optionally a second one; ARGV: sec, ms, n, then each hash's limit
+ * (negative: none) and extra, as `fits`. Drops seconds that left the window; adds n to the first hash's
+ * current second only when every hash fits; returns { fitted, first's [second, count, ...][, second's] }.
+ */
+const TAKE_LUA = `
+local sec, ms, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local out, ok = {}, true
+for i = 1, #KEYS do
+  local flat = redis.call('HGETALL', KEYS[i])
+  local previous, current, kept, stale = 0, 0, {}, {}
+  for j = 1, #flat, 2 do
+    local s, c = tonumber(flat[j]), tonumber(flat[j + 1])
+    if s < sec - ${WINDOW_S} then
+      stale[#stale + 1] = flat[j]
+    else
+      if s == sec - ${WINDOW_S} then previous = c else current = current + c end
+      kept[#kept + 1] = s
+      kept[#kept + 1] = c
+    end
+  end
+  if #stale > 0 then redis.call('HDEL', KEYS[i], unpack(stale)) end
+  local limit, extra = tonumber(ARGV[2 + 2 * i]), tonumber(ARGV[3 + 2 * i])
+  if limit >= 0 and previous * (${SECOND_MS} - ms) + current * ${SECOND_MS} + extra > limit * ${SECOND_MS} then ok = false end
+  out[i + 1] = kept
+end
+if ok and n > 0 then
+  redis.call('HINCRBY', KEYS[1], sec, n)
+  redis.call('PEXPIRE', KEYS[1], ${(WINDOW_S + 2) * SECOND_MS})
+end
+out[1] = ok and 1 or 0
+return out`;
+
+/** Gives back n from a second still counted (one that left the window was dropped). */
+const GIVE_BACK_LUA = `if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(ARGV[2])) end return 0`;
+
+type ScriptedRedis = Redis & {
+  sbRateTake(numKeys: number, ...args: (string | number)[]): Promise<[number, ...number[][]]>;
+  sbRateGiveBack(key: string, sec: number, n: number): Promise<number>;
+};
 
 /** A key's own limits, as its last admission reported them (null: the server's default / none). */
 export interface SubjectLimits {
@@ -49,18 +145,30 @@ export interface KnownCheck {
   recheck: boolean;
 }
 
-interface Counter {
-  bucket: number;
-  current: number;
-  previous: number;
+type Kind = 'requests' | 'tokens';
+/** A count to read: its limit (none: counted regardless) and the room asked for, as `fits`. */
+type Gate = { kind: Kind; limit?: number; extra: number };
+
+/** What one `take` saw: the counts (the first with n added when they fitted), and where they were counted. */
+interface Taken {
+  fitted: boolean;
+  first: Seconds;
+  second?: Seconds;
+  now: number;
+  redis: boolean;
 }
 
+const KEY_PREFIX: Record<Kind, string> = { requests: 'sb:rpm:', tokens: 'sb:tpm:' };
+const secondOf = (now: number) => Math.floor(now / SECOND_MS);
+const msOf = (now: number) => now - secondOf(now) * SECOND_MS;
+
 export class RateLimiter {
-  private readonly local = new Map<string, Counter>();
-  private readonly tokens = new Map<string, Counter>();
+  private readonly local: Record<Kind, Map<string, Seconds>> = { requests: new Map(), tokens: new Map() };
   private readonly learned = new Map<string, SubjectLimits>();
   private readonly rechecked = new Map<string, number>();
-  private redis: Redis | null | undefined;
+  /** Where each KnownCheck's request was counted, to give it back once (`release`). */
+  private readonly counted = new WeakMap<KnownCheck, { subject: string; taken: Taken }>();
+  private redis: ScriptedRedis | null | undefined;
 
   /**
    * @param limitPerMinute requests per rolling minute per subject (RATE_LIMIT_RPM, fixed when the runtime is
@@ -98,32 +206,40 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one request for `subject`; throws a 429 AppError with Retry-After when over `limit` (default: the
-   * server's). Returns the rolling count including this request.
+   * Counts one request for `subject` if it fits `limit` (default: the server's); otherwise a 429 AppError with
+   * Retry-After, and nothing counted. Returns the rolling count including this request.
    */
   async check(subject: string, now = Date.now(), limit = this.limitPerMinute): Promise<number> {
-    const count = await this.count(`sb:rl:${subject}:`, this.local, subject, 1, now);
-    if (count > limit) throw rateLimited(limit, 'requests', now);
-    return count;
+    const t = await this.take(subject, now, 1, { kind: 'requests', limit, extra: SECOND_MS });
+    if (!t.fitted) throw refusal('requests', now, t.first, limit);
+    return estimate(windowAt(t.first, secondOf(now)), msOf(now));
   }
 
   /**
-   * Counts one request for `subject` and checks it against the key's remembered limits (`known`, from
-   * limitsOf; the server's default rpm without one), the tokens only when a token limit is known. Over a
-   * remembered limit — which may have been raised or removed since — the request is not refused on memory
-   * alone once per RECHECK_MS per subject: `recheck` is returned instead, and the caller must check the
-   * counts again against the limits admission reads (checkAgainFresh). Otherwise a 429 AppError. A subject
+   * Counts one request for `subject` if it fits the key's remembered limits (`known`, from limitsOf; the
+   * server's default rpm without one; the tokens only when a token limit is known). Over a remembered limit —
+   * which may have been raised or removed since — the request is not refused on memory alone once per
+   * RECHECK_MS per subject: it is counted and `recheck` returned, and the caller must check the counts again
+   * against the limits admission reads (checkAgainFresh). Otherwise a 429 AppError, nothing counted. A subject
    * with no remembered limits (no key limit, or not a key) is refused on memory, as by `check`.
    */
   async checkKnown(subject: string, known: SubjectLimits | undefined, now = Date.now()): Promise<KnownCheck> {
     const rpm = known?.rpm ?? this.limitPerMinute;
-    const count = await this.count(`sb:rl:${subject}:`, this.local, subject, 1, now);
-    const overRequests = count > rpm;
-    if (overRequests && !this.mayRecheck(subject, known, now)) throw rateLimited(rpm, 'requests', now);
-    if (!known?.tpm) return { count, recheck: overRequests };
-    const tokens = await this.count(`sb:tl:${subject}:`, this.tokens, subject, 0, now);
-    if (tokens >= known.tpm && !overRequests && !this.mayRecheck(subject, known, now)) throw rateLimited(known.tpm, 'tokens', now);
-    return { count, tokens, recheck: overRequests || tokens >= known.tpm };
+    const tpm = known?.tpm || undefined;
+    const sec = secondOf(now);
+    const ms = msOf(now);
+    let t = await this.take(subject, now, 1, { kind: 'requests', limit: rpm, extra: SECOND_MS }, tpm ? { kind: 'tokens', limit: tpm, extra: 1 } : undefined);
+    const recheck = !t.fitted;
+    if (recheck) {
+      const unit = fits(windowAt(t.first, sec), ms, rpm, SECOND_MS) ? 'tokens' : 'requests';
+      if (!this.mayRecheck(subject, known, now)) throw refusal(unit, now, t.first, rpm, t.second, tpm);
+      // A second round trip, at most once a second per throttled subject: counted whatever the limits.
+      t = await this.take(subject, now, 1, { kind: 'requests', extra: SECOND_MS }, tpm ? { kind: 'tokens', extra: 1 } : undefined);
+    }
+    const c: KnownCheck = { count: estimate(windowAt(t.first, sec), ms), recheck };
+    if (t.second) c.tokens = estimate(windowAt(t.second, sec), ms);
+    this.counted.set(c, { subject, taken: t });
+    return c;
   }
 
   /** Whether a subject over its remembered limits may go on to admission now (once per RECHECK_MS); marks it if so. */
@@ -134,52 +250,95 @@ export class RateLimiter {
     return true;
   }
 
-  /** Throws the 429 of `check` if `count` (what check returned) is over `limit`. */
-  checkAgain(count: number, limit: number, now = Date.now()): void {
-    if (count > limit) throw rateLimited(limit, 'requests', now);
+  /**
+   * The counts `checkKnown` took, against the key's limits as admission just read them (null rpm: the
+   * server's default; null tpm: none). Over them: the request's count is given back (release) and a 429
+   * AppError thrown, its Retry-After from the counts checkKnown saw, without this request.
+   */
+  checkAgainFresh(c: KnownCheck, limits: SubjectLimits, now = Date.now()): void {
+    const rpm = limits.rpm ?? this.limitPerMinute;
+    const tpm = c.tokens !== undefined && limits.tpm ? limits.tpm : undefined;
+    const overRequests = c.count > rpm;
+    if (!overRequests && (tpm === undefined || c.tokens! < tpm)) return;
+    const taken = this.counted.get(c)?.taken;
+    void this.release(c, now);
+    const requests = new Map(taken?.first ?? [[secondOf(now), c.count]]);
+    const counted = taken ? secondOf(taken.now) : secondOf(now);
+    requests.set(counted, (requests.get(counted) ?? 1) - 1);
+    const tokens = taken?.second ?? (c.tokens !== undefined ? new Map([[secondOf(now), c.tokens]]) : undefined);
+    throw refusal(overRequests ? 'requests' : 'tokens', now, requests, rpm, tokens, tpm);
   }
 
   /**
-   * The counts `checkKnown` took, against the key's limits as admission just read them (null rpm: the
-   * server's default; null tpm: none). A 429 AppError if they are over.
+   * Gives back the request `checkKnown` counted for `c` (refused after it was counted), once; checkAgainFresh
+   * does so itself. In memory at once; to Redis the command is sent before this returns.
    */
-  checkAgainFresh(c: KnownCheck, limits: SubjectLimits, now = Date.now()): void {
-    this.checkAgain(c.count, limits.rpm ?? this.limitPerMinute, now);
-    if (c.tokens !== undefined && limits.tpm && c.tokens >= limits.tpm) throw rateLimited(limits.tpm, 'tokens', now);
-  }
-
-  /** 429 when the tokens counted for `subject` in the rolling minute have reached `limit`. */
-  async checkTokens(subject: string, limit: number, now = Date.now()): Promise<void> {
-    const used = await this.count(`sb:tl:${subject}:`, this.tokens, subject, 0, now);
-    if (used >= limit) throw rateLimited(limit, 'tokens', now);
+  release(c: KnownCheck, now = Date.now()): Promise<void> {
+    const entry = this.counted.get(c);
+    this.counted.delete(c);
+    const sec = entry && secondOf(entry.taken.now);
+    if (!entry || sec! < secondOf(now) - WINDOW_S) return Promise.resolve(); // out of the window already
+    if (!entry.taken.redis) {
+      const counts = this.local.requests.get(entry.subject);
+      const n = counts?.get(sec!);
+      if (n !== undefined) counts!.set(sec!, Math.max(0, n - 1));
+      return Promise.resolve();
+    }
+    const r = this.redisClient();
+    if (!r || r.status !== 'ready') return Promise.resolve();
+    return r.sbRateGiveBack(KEY_PREFIX.requests + entry.subject, sec!, 1).then(
+      () => {},
+      () => {},
+    );
   }
 
   /** Counts a finished request's tokens (prompt + completion) for `subject`; never awaited by a request. */
   async addTokens(subject: string, n: number, now = Date.now()): Promise<void> {
-    if (n > 0) await this.count(`sb:tl:${subject}:`, this.tokens, subject, Math.round(n), now).catch(() => {});
+    if (n > 0) await this.take(subject, now, Math.round(n), { kind: 'tokens', extra: 0 }).catch(() => {});
   }
 
-  /** Adds `n` to the subject's current one-minute bucket and returns the sliding-window estimate. */
-  private async count(prefix: string, local: Map<string, Counter>, subject: string, n: number, now: number): Promise<number> {
-    const bucket = Math.floor(now / WINDOW_MS);
-    let previous: number;
-    let current: number;
+  /**
+   * Reads the subject's `first` counts (and `second`) and adds `n` to the first's current second only if both
+   * fit their gates: one atomic script call in Redis, a plain read-and-add in memory.
+   */
+  private async take(subject: string, now: number, n: number, first: Gate, second?: Gate): Promise<Taken> {
+    const sec = secondOf(now);
+    const ms = msOf(now);
+    const gates = second ? [first, second] : [first];
     const r = this.redisClient();
-    if (r && r.status === 'ready') {
-      const res = await r.multi().incrby(prefix + bucket, n).pexpire(prefix + bucket, WINDOW_MS * 2).get(prefix + (bucket - 1)).exec();
-      current = Number(res?.[0]?.[1] ?? n);
-      previous = Number(res?.[2]?.[1] ?? 0);
+    const redis = r?.status === 'ready';
+    let fitted: boolean;
+    let counts: Seconds[];
+    if (redis) {
+      const args = gates.flatMap((g) => [g.limit ?? -1, g.extra]);
+      const [ok, ...lists] = await r!.sbRateTake(gates.length, ...gates.map((g) => KEY_PREFIX[g.kind] + subject), sec, ms, n, ...args);
+      fitted = Number(ok) === 1;
+      counts = lists.map((flat) => {
+        const m: Seconds = new Map();
+        for (let i = 0; i < flat.length; i += 2) m.set(Number(flat[i]), Number(flat[i + 1]));
+        return m;
+      });
+      if (fitted && n > 0) counts[0]!.set(sec, (counts[0]!.get(sec) ?? 0) + n);
     } else {
-      let s = local.get(subject);
-      if (!s || s.bucket < bucket - 1) s = { bucket, current: 0, previous: 0 };
-      else if (s.bucket === bucket - 1) s = { bucket, current: 0, previous: s.current };
-      s.current += n;
-      local.set(subject, s);
-      current = s.current;
-      previous = s.previous;
-      if (local.size > 100_000) local.clear(); // bound memory; at worst a burst is allowed once
+      const held = gates.map((g) => this.seconds(g.kind, subject, sec));
+      fitted = gates.every((g, i) => g.limit === undefined || fits(windowAt(held[i]!, sec), ms, g.limit, g.extra));
+      if (fitted && n > 0) held[0]!.set(sec, (held[0]!.get(sec) ?? 0) + n);
+      counts = held.map((m) => new Map(m));
     }
-    return estimate(previous, current, now);
+    return { fitted, first: counts[0]!, second: counts[1], now, redis };
+  }
+
+  /** The subject's counts in memory, without the seconds that left the window. */
+  private seconds(kind: Kind, subject: string, sec: number): Seconds {
+    const local = this.local[kind];
+    let counts = local.get(subject);
+    if (!counts) {
+      if (local.size > 100_000) local.clear(); // bound memory; at worst a burst is allowed once
+      counts = new Map();
+      local.set(subject, counts);
+    }
+    for (const s of counts.keys()) if (s < sec - WINDOW_S) counts.delete(s);
+    return counts;
   }
 
   /** Closes the Redis connection (shutdown); a later check reconnects. */
@@ -189,11 +348,14 @@ export class RateLimiter {
     if (r) await r.quit().catch(() => r.disconnect());
   }
 
-  private redisClient(): Redis | null {
+  private redisClient(): ScriptedRedis | null {
     if (this.redis !== undefined) return this.redis;
     const url = this.redisUrl === undefined ? env().REDIS_URL : this.redisUrl;
-    this.redis = url ? new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
-    this.redis?.on('error', () => {}); // reported per request below; do not crash on reconnects
-    return this.redis;
+    const r = url ? (new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) as ScriptedRedis) : null;
+    r?.defineCommand('sbRateTake', { lua: TAKE_LUA });
+    r?.defineCommand('sbRateGiveBack', { numberOfKeys: 1, lua: GIVE_BACK_LUA });
+    r?.on('error', () => {}); // reported per request below; do not crash on reconnects
+    this.redis = r;
+    return r;
   }
 }
