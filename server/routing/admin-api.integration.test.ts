@@ -32,7 +32,8 @@ writeFileSync(
     '    endpoints: [{ provider: file-prov, upstream_model: m, pricing: { input: 1, output: 2 } }]',
   ].join('\n'),
 );
-const saved = { SWITCHBOARD_CONFIG: process.env.SWITCHBOARD_CONFIG, ADMIN_EMAILS: process.env.ADMIN_EMAILS };
+const saved = { SWITCHBOARD_CONFIG: process.env.SWITCHBOARD_CONFIG, ADMIN_EMAILS: process.env.ADMIN_EMAILS, GROQ_API_KEY: process.env.GROQ_API_KEY };
+delete process.env.GROQ_API_KEY; // an unconfigured built-in, until a test sets it
 // Before the process runtime exists: it reads them when the first admin request creates it.
 process.env.SWITCHBOARD_CONFIG = configFile;
 process.env.ADMIN_EMAILS = ` someone@example.com , ${ADMIN_EMAIL} `;
@@ -42,7 +43,10 @@ resetEnvCache();
 
 afterAll(async () => {
   await processRuntime().close();
-  Object.assign(process.env, saved);
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   resetEnvCache();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -207,6 +211,72 @@ describeEachDatabase('admin API', (kind) => {
     const back = await call('DELETE', `/admin/models/${enc('openai/gpt-4o-mini')}`, flagged.token);
     expect(back.body).toMatchObject({ deleted: true, current: { id: 'openai/gpt-4o-mini', source: 'builtin', enabled: true } });
     expect((await call('GET', '/models/openai/gpt-4o-mini/endpoints', null)).status).toBe(200);
+  });
+
+  it("a built-in's GET names its key variable (key_env, never the key); sent back as a PUT, the override reads that variable once it is set; turning it off or on is audited as the switch", async () => {
+    const from = new Date(Date.now() - 1000).toISOString();
+    const openai = await call('GET', '/admin/providers/openai', flagged.token);
+    expect(openai.body.data).toMatchObject({ source: 'builtin', keys: [{ id: 'OPENAI_API_KEY', key_env: 'OPENAI_API_KEY', weight: 1 }] });
+    if (process.env.OPENAI_API_KEY) expect(JSON.stringify(openai.body)).not.toContain(process.env.OPENAI_API_KEY);
+
+    const shown = (await call('GET', '/admin/providers/groq', flagged.token)).body.data;
+    expect(shown).toMatchObject({ source: 'builtin', configured: false, keys: [{ id: 'GROQ_API_KEY', key_env: 'GROQ_API_KEY', weight: 1 }] });
+    const off = await call('PUT', '/admin/providers/groq', flagged.token, { ...shown, enabled: false });
+    expect(off.status, JSON.stringify(off.body)).toBe(201);
+    expect(off.body.data).toMatchObject({ source: 'admin', enabled: false, keys: [{ id: 'GROQ_API_KEY', key_env: 'GROQ_API_KEY', weight: 1 }] });
+    const on = await call('PUT', '/admin/providers/groq', flagged.token, { ...off.body.data, enabled: true });
+    expect(on.status).toBe(200);
+
+    // The variable set afterwards (a restart reads it; a reload of this instance does too): the override uses it.
+    process.env.GROQ_API_KEY = 'gsk-set-after-the-override-0123456789';
+    try {
+      await processRuntime().routing.reload();
+      const now = await call('GET', '/admin/providers/groq', flagged.token);
+      expect(now.body.data).toMatchObject({ source: 'admin', enabled: true, configured: true, keys: [{ id: 'GROQ_API_KEY', key_env: 'GROQ_API_KEY', weight: 1 }] });
+      expect(now.body.data.missing).toBeUndefined();
+      expect(JSON.stringify(now.body)).not.toContain('gsk-set-after');
+      expect(processRuntime().routing.table().providers.get('groq')!.keys.map((k) => k.apiKey)).toEqual(['gsk-set-after-the-override-0123456789']);
+    } finally {
+      delete process.env.GROQ_API_KEY;
+    }
+    expect((await call('DELETE', '/admin/providers/groq', flagged.token)).body.current).toMatchObject({ id: 'groq', source: 'builtin' });
+
+    // The same for a built-in model hidden and shown by PUTs of its GET.
+    const builtinModel = ((await call('GET', '/admin/models', flagged.token)).body.data as { id: string; source: string }[]).find((m) => m.source === 'builtin' && m.id.startsWith('anthropic/'))!;
+    expect((await call('PUT', `/admin/models/${enc(builtinModel.id)}`, flagged.token, { ...builtinModel, enabled: false })).status).toBe(201);
+    expect((await call('DELETE', `/admin/models/${enc(builtinModel.id)}`, flagged.token)).status).toBe(200);
+
+    const log = await call('GET', `/admin/audit-log?from=${enc(from)}&limit=200`, flagged.token);
+    const actions = (log.body.data as { action: string; target: { id: string } }[]).filter((e) => ['groq', builtinModel.id].includes(e.target.id)).reverse();
+    expect(actions.map((e) => `${e.action} ${e.target.id}`)).toEqual(['provider.disable groq', 'provider.enable groq', 'provider.delete groq', `model.disable ${builtinModel.id}`, `model.delete ${builtinModel.id}`]);
+  });
+
+  it("a model's GET shows endpoint limits only where the endpoint sets them: a GET sent back changes nothing, and the model's limits apply to the others", async () => {
+    const endpoint = { provider: 'echo', upstream_model: 'echo', pricing: { input: 1, output: 2 } };
+    const created = await call('POST', '/admin/models', flagged.token, { id: 'acme/dis', name: 'Dis', context_length: 8000, max_output_tokens: 100, endpoints: [endpoint, { ...endpoint, upstream_model: 'own', max_output_tokens: 40 }] });
+    expect(created.status).toBe(201);
+    const shown = (await call('GET', `/admin/models/${enc('acme/dis')}`, flagged.token)).body.data;
+    expect(shown.endpoints[0]).not.toHaveProperty('context_length');
+    expect(shown.endpoints[0]).not.toHaveProperty('max_output_tokens');
+    expect(shown.endpoints[1]).toMatchObject({ upstream_model: 'own', max_output_tokens: 40 });
+    expect(shown.endpoints[1]).not.toHaveProperty('context_length');
+    expect((await call('GET', '/admin/models', flagged.token)).body.data.find((m: { id: string }) => m.id === 'acme/dis').endpoints).toEqual(shown.endpoints);
+
+    const row = async () => (await (await db()).routingEntry.findUniqueOrThrow({ where: { kind_id: { kind: 'MODEL', id: 'acme/dis' } } })).config;
+    const stored = await row();
+    const from = new Date(Date.now() - 1000).toISOString();
+    expect((await call('PUT', `/admin/models/${enc('acme/dis')}`, flagged.token, shown)).status).toBe(200);
+    expect(await row()).toEqual(stored);
+    const log = await call('GET', `/admin/audit-log?from=${enc(from)}&limit=200`, flagged.token);
+    const write = (log.body.data as { action: string; target: { id: string }; before: unknown; after: unknown }[]).find((e) => e.target.id === 'acme/dis')!;
+    expect(write.before).toEqual(write.after);
+
+    expect((await call('PUT', `/admin/models/${enc('acme/dis')}`, flagged.token, { ...shown, max_output_tokens: 50 })).status).toBe(200);
+    const served = processRuntime().routing.table().models.get('acme/dis')!;
+    expect(served.endpoints.map((e) => [e.upstreamModel, e.contextLength, e.maxOutputTokens])).toEqual([['echo', 8000, 50], ['own', 8000, 40]]);
+    const view = await call('GET', '/models/acme/dis/endpoints', null);
+    expect(view.body.data.endpoints.map((e: { max_completion_tokens: number }) => e.max_completion_tokens)).toEqual([50, 40]);
+    expect((await call('DELETE', `/admin/models/${enc('acme/dis')}`, flagged.token)).status).toBe(200);
   });
 
   it('entries of SWITCHBOARD_CONFIG are read-only here (409 naming the file)', async () => {

@@ -16,6 +16,15 @@ export interface AdminRouting {
   reload?(): Promise<void>;
 }
 
+/**
+ * A PUT that overrides an entry of another source (built-in, CUSTOM_PROVIDERS) and turns it off or on: audited
+ * as the switch (disable/enable), not as creating an entry; otherwise the store decides (create/update/…).
+ */
+export function overrideVerb(existing: { source: string; enabled: boolean } | undefined, enabled: boolean): 'enable' | 'disable' | undefined {
+  if (!existing || existing.source === 'admin' || existing.source === 'file' || existing.enabled === enabled) return undefined;
+  return enabled ? 'enable' : 'disable';
+}
+
 export function readOnlyError(kind: 'Model' | 'Provider', id: string): AppError {
   return new AppError('conflict', `${kind} ${id} is defined in SWITCHBOARD_CONFIG, read-only here: edit the file instead`, { id, source: 'file' });
 }
@@ -80,11 +89,12 @@ export async function createAdminModel(routing: AdminRouting, body: unknown) {
   return afterWrite(routing, model);
 }
 
-/** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). */
+/** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it; see overrideVerb). */
 export async function replaceAdminModel(routing: AdminRouting, id: string, body: unknown, write: WriteOptions = {}) {
   const model = parseModelInput(body, id);
   await assertWritable(routing.table(), model);
-  const { created } = await putAdminModel(model, write);
+  const existing = tableModel(routing.table(), id);
+  const { created } = await putAdminModel(model, { ...write, auditVerb: write.auditVerb ?? overrideVerb(existing, model.enabled) });
   return { created, ...(await afterWrite(routing, model)) };
 }
 

@@ -7,7 +7,7 @@ import { AppError } from '@/server/errors';
 import { resolveAdminCredentialsFileOrThrow } from './admin-credentials-file';
 import { checkEntryOrThrow, parseProviderInput } from './admin-input';
 import { BUILTIN_PROVIDER_IDS, builtinProviders, type BuiltinProvider } from './builtin-providers';
-import { knownProviders, readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
+import { knownProviders, overrideVerb, readOnlyError, warningsAbout, type AdminRouting } from './admin-models';
 import { inactiveProviderDto, listProviderDtos, providerDto, type ProviderDto } from './routing-dto';
 import type { KeyHealthReader } from './runtime-routing';
 import { deleteAdminProvider, listAdminEntries, putAdminProvider, type ProviderInput, type WriteOptions } from './routing-store';
@@ -48,12 +48,17 @@ export async function createAdminProvider(routing: AdminRouting, body: unknown, 
   return afterWrite(routing, provider, health);
 }
 
-/** PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). */
+/**
+ * PUT: creates or replaces the operator's entry for `id` (a builtin's id gives an entry that overrides it). The
+ * override of a built-in or CUSTOM_PROVIDERS' provider that turns it off or on is audited as the switch's
+ * provider.disable/enable, as the console's switch is (overrideVerb).
+ */
 export async function replaceAdminProvider(routing: AdminRouting, id: string, body: unknown, health?: KeyHealthReader, write: WriteOptions = {}) {
   const provider = resolveAdminCredentialsFileOrThrow(parseProviderInput(body, id), env().SWITCHBOARD_CREDENTIALS_DIR);
   checkEntryOrThrow({ provider }, await knownProviders(routing.table()));
-  if (routing.table().providers.get(id)?.source === 'file') throw readOnlyError('Provider', id);
-  const { created } = await putAdminProvider(provider, write);
+  const existing = routing.table().providers.get(id);
+  if (existing?.source === 'file') throw readOnlyError('Provider', id);
+  const { created } = await putAdminProvider(provider, { ...write, auditVerb: write.auditVerb ?? overrideVerb(existing, provider.enabled) });
   return { created, ...(await afterWrite(routing, provider, health)) };
 }
 
@@ -81,10 +86,11 @@ export async function deleteAdminProviderEntry(routing: AdminRouting, id: string
 
 /**
  * A built-in provider as an operator's entry that reads its key from the same variable (key_env, never the
- * secret itself), so it can be overridden without anyone typing or storing a key.
+ * secret itself), so it can be overridden without anyone typing or storing a key. The variable is named
+ * whether or not it is set now: set later (and the servers restarted), the entry reads it as the built-in would.
  */
 function builtinAsEntry({ entry, keyVariable }: BuiltinProvider, enabled: boolean) {
-  const keys = keyVariable && entry.keys.length ? [{ id: keyVariable, key_env: keyVariable, weight: 1 }] : [];
+  const keys = keyVariable ? [{ id: keyVariable, key_env: keyVariable, weight: 1 }] : [];
   return { ...entry, keys, enabled };
 }
 

@@ -104,9 +104,9 @@ describe('buildRoutingTable: keys', () => {
   it('have ids (given, else key_env, else key-<n>), refs <provider>/<id>, weights and values', () => {
     const p = build({ file: pool, vars: { POOL_KEY_A: 'sk-a', POOL_KEY_C: ' sk-c\n' } }).providers.get('pool')!;
     expect(p.keys).toEqual([
-      { id: 'POOL_KEY_A', ref: 'pool/POOL_KEY_A', apiKey: 'sk-a', weight: 1 },
+      { id: 'POOL_KEY_A', ref: 'pool/POOL_KEY_A', apiKey: 'sk-a', weight: 1, keyEnv: 'POOL_KEY_A' },
       { id: 'key-2', ref: 'pool/key-2', apiKey: 'sk-literal', weight: 3 },
-      { id: 'spare', ref: 'pool/spare', apiKey: 'sk-c', weight: 0.5 },
+      { id: 'spare', ref: 'pool/spare', apiKey: 'sk-c', weight: 0.5, keyEnv: 'POOL_KEY_C' },
     ]);
     expect(p).toMatchObject({ configured: true, baseUrl: 'https://api.openai.com/v1' });
     expect(p.missing).toBeUndefined();

@@ -114,6 +114,10 @@ function compileModel(entry: ModelConfigEntry, source: EntrySource, providers: R
         upstreamModel: e.upstream_model,
         contextLength: e.context_length ?? entry.context_length,
         maxOutputTokens: e.max_output_tokens ?? entry.max_output_tokens,
+        entryLimits: Object.freeze({
+          ...(e.context_length !== undefined ? { contextLength: e.context_length } : {}),
+          ...(e.max_output_tokens !== undefined ? { maxOutputTokens: e.max_output_tokens } : {}),
+        }),
         inputPrice: micros(e.pricing.input),
         outputPrice: micros(e.pricing.output),
         cacheReadPrice: micros(e.pricing.cache_read),

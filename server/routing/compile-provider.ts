@@ -119,7 +119,7 @@ export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOp
       if (k.key_env !== undefined) unsetVariables.push(k.key_env);
       return;
     }
-    keys.push(Object.freeze({ id, ref: `${entry.id}/${id}`, apiKey, weight: k.weight }));
+    keys.push(Object.freeze({ id, ref: `${entry.id}/${id}`, apiKey, weight: k.weight, ...(k.key_env !== undefined ? { keyEnv: k.key_env } : {}) }));
   });
 
   const confined = confineAdminCredentialsFile(entry, o);
@@ -141,6 +141,7 @@ export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOp
     keys: Object.freeze(keys) as RoutingKey[],
     configured,
     ...(missing === undefined ? {} : { missing }),
+    ...(o.keyVariable === undefined ? {} : { keyVariable: o.keyVariable }),
     enabled: entry.enabled,
     source: o.source,
     ...(entry.timeout_ms === undefined ? {} : { timeoutMs: entry.timeout_ms }),

@@ -4,7 +4,7 @@
 // `stored: true`.
 import type { EntrySource, ModelConfigEntry, ProviderConfigEntry } from './config-schema';
 import type { KeyHealthReader, KeyState } from './runtime-routing';
-import { providerSettingsOf, type RoutingModel, type RoutingProvider, type RoutingTable } from './routing-table';
+import { providerSettingsOf, type RoutingEndpoint, type RoutingModel, type RoutingProvider, type RoutingTable } from './routing-table';
 import type { StoredKey, StoredProvider } from './routing-store';
 
 /** Fields the API returns that are not part of an entry; a PUT or POST body may carry them back (ignored). */
@@ -61,12 +61,33 @@ export function modelDto(m: RoutingModel): ModelDto {
         ...(e.cacheWritePrice ? { cache_write: usdPerMillion(e.cacheWritePrice) } : {}),
         ...(e.cacheWrite1hPrice ? { cache_write_1h: usdPerMillion(e.cacheWrite1hPrice) } : {}),
       },
-      context_length: e.contextLength,
-      max_output_tokens: e.maxOutputTokens,
+      // Only limits the endpoint sets itself: the model's own apply to the others, and a GET sent back as a
+      // PUT must not pin them on the endpoint (a later change of the model's limits would not reach it).
+      ...endpointLimits(e),
     })),
     enabled: m.enabled,
     ...status(m.source, true),
   };
+}
+
+function endpointLimits(e: RoutingEndpoint): { context_length?: number; max_output_tokens?: number } {
+  // An endpoint built outside compileModel (none today) carries no entryLimits: show what is in force.
+  const own = e.entryLimits ?? { contextLength: e.contextLength, maxOutputTokens: e.maxOutputTokens };
+  return {
+    ...(own.contextLength !== undefined ? { context_length: own.contextLength } : {}),
+    ...(own.maxOutputTokens !== undefined ? { max_output_tokens: own.maxOutputTokens } : {}),
+  };
+}
+
+/**
+ * The keys of a provider that is not an operator's entry, as an entry names them: a built-in's is its variable
+ * (whose name is the key's id, builtin-providers.ts), shown as key_env whether it is set or not; other keys
+ * read from a variable show it as key_env; a literal key only its id. A GET sent back as a PUT (the override of
+ * a built-in, the console's switch) then keeps reading the same variables.
+ */
+function compiledKeysDto(p: RoutingProvider): KeyDto[] {
+  if (p.source === 'builtin' && p.keyVariable) return [{ id: p.keyVariable, key_env: p.keyVariable, weight: 1 }];
+  return p.keys.map((k) => (k.keyEnv ? { id: k.id, weight: k.weight, key_env: k.keyEnv } : { id: k.id, weight: k.weight }));
 }
 
 /** An operator's stored model that the compiled table does not hold (e.g. every endpoint's provider is gone). */
@@ -93,7 +114,7 @@ export function providerDto(p: RoutingProvider, stored: StoredProvider | undefin
     type: p.type,
     name: p.name,
     ...(baseUrl !== undefined ? { base_url: baseUrl } : {}),
-    keys: own ? own.keys.map(storedKeyDto) : p.keys.map((k) => ({ id: k.id, weight: k.weight })),
+    keys: own ? own.keys.map(storedKeyDto) : compiledKeysDto(p),
     headers: own ? { ...own.headers } : { ...p.headers },
     supports_stream_options: own ? own.supports_stream_options : true,
     ...(own ? providerSettingsOf(own) : (p.settings ?? {})),

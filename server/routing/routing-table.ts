@@ -34,6 +34,8 @@ export interface RoutingKey {
   weight: number;
   /** The paying account's own key (BYOK, gateway/account-policy.ts): charged at the fee; no shared health state. */
   byok?: { feeBps: number };
+  /** The variable the value was read from (the entry's key_env), for the admin API's read; absent for a literal key. */
+  keyEnv?: string;
 }
 
 export interface RoutingProvider {
@@ -54,6 +56,8 @@ export interface RoutingProvider {
    */
   configured: boolean;
   missing?: string;
+  /** A built-in's key variable (builtin-providers.ts), set or not: the admin API shows it as the key's key_env. */
+  keyVariable?: string;
   enabled: boolean;
   source: EntrySource;
   /** Time to the response headers before an attempt counts as timed out and the next endpoint is tried. */
@@ -95,8 +99,14 @@ export function providerSettingsOf(entry: ProviderSettings): ProviderSettings {
 export interface RoutingEndpoint extends Pricing {
   provider: RoutingProvider;
   upstreamModel: string;
+  /** In force: the endpoint's own limit, else the model's. */
   contextLength: number;
   maxOutputTokens: number;
+  /**
+   * The limits the endpoint's entry sets itself (absent: the model's apply), for the admin API's read: a GET
+   * shows the entry as configured, so sending it back does not pin the model's limits on the endpoint.
+   */
+  entryLimits?: { contextLength?: number; maxOutputTokens?: number };
 }
 
 export interface RoutingModel {

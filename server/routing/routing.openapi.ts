@@ -21,7 +21,7 @@ const keyDtoSchema = z.object({
 
 const providerDtoSchema = providerObjectSchema
   .extend({
-    keys: z.array(keyDtoSchema).describe("Operators' entries: as configured. Other sources: the usable keys (id and weight)"),
+    keys: z.array(keyDtoSchema).describe("Operators' entries: as configured. Other sources: a built-in's key variable (key_env, set or not), else the usable keys (id, weight, and key_env for one read from a variable)"),
     ...entryStatus,
     configured: z.boolean().describe('Has a usable key, or needs none'),
     missing: z.string().optional().describe('What to set when not configured'),

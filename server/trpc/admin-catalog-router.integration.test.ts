@@ -116,4 +116,27 @@ describeEachDatabase('tRPC admin catalog editing', () => {
     ]);
     for (const e of mine) expect(e).toMatchObject({ account_id: null, actor: { kind: 'user', user_id: operator.id, label: operator.email, via: 'console' } });
   });
+
+  it("the switch on an unconfigured built-in provider names its key variable: set later, the override reads it (no DELETE needed)", async () => {
+    const saved = process.env.XAI_API_KEY;
+    delete process.env.XAI_API_KEY;
+    const admin = as(operator);
+    try {
+      await (await runtimeRouting()).routing.reload?.();
+      expect((await call('GET', '/admin/providers/xai', operator.token)).body.data).toMatchObject({ source: 'builtin', configured: false });
+      await admin.setProviderEnabled({ id: 'xai', enabled: false });
+      expect((await admin.setProviderEnabled({ id: 'xai', enabled: true })).data).toMatchObject({ source: 'admin', enabled: true, keys: [{ id: 'XAI_API_KEY', key_env: 'XAI_API_KEY', weight: 1 }] });
+      // Set after the switch (a restart reads it; this instance's reload does too).
+      process.env.XAI_API_KEY = 'xai-set-after-the-switch-0123456789';
+      await (await runtimeRouting()).routing.reload?.();
+      const shown = await call('GET', '/admin/providers/xai', operator.token);
+      expect(shown.body.data).toMatchObject({ source: 'admin', enabled: true, configured: true, keys: [{ id: 'XAI_API_KEY', key_env: 'XAI_API_KEY', weight: 1 }] });
+      expect(shown.body.data.missing).toBeUndefined();
+      expect(JSON.stringify(shown.body)).not.toContain('xai-set-after');
+    } finally {
+      await admin.deleteProvider({ id: 'xai' }).catch(() => undefined);
+      if (saved === undefined) delete process.env.XAI_API_KEY;
+      else process.env.XAI_API_KEY = saved;
+    }
+  });
 });
