@@ -10,7 +10,7 @@ import { microsToUsd } from '@/server/ledger/money';
 import { isoOrNull, safeString } from '@/server/validation/fields';
 
 export const adminUsersQuerySchema = z.object({
-  q: safeString().max(200).optional().describe('Case-insensitive substring of the email or name'),
+  q: safeString().max(200).optional().describe('Case-insensitive substring of the email or name (%, _ and \\ match themselves)'),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: safeString().max(200).optional().describe('next_cursor of the previous page'),
 });

@@ -106,7 +106,7 @@ defineEndpoint({
   summary: 'Credit or debit an account by hand',
   description:
     ADMIN +
-    "One ADJUSTMENT ledger entry of paid credit with the reason as its note, recorded in the audit log (account.adjustment). A debit may not take the account's paid credit below zero (409 insufficient_paid_credit); promotional credit is never touched. " +
+    "One ADJUSTMENT ledger entry of paid credit with the reason as its note, recorded in the audit log (account.adjustment). A debit may not take the account's paid credit below zero (409 insufficient_paid_credit); promotional credit is never touched. The account of a deleted organization takes no adjustment (409 organization_deleted). " +
     'Card payments are refunded through Stripe (the billing refund path); this is for manual credit refunds and corrections.',
   tags: [TAG],
   params: z.object({ id: z.string().describe('The account id: a personal account or an organization') }),
