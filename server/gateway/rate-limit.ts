@@ -42,6 +42,59 @@ function windowAt(counts: Seconds, sec: number): Window {
 }
 
 /**
+ * A subject's counts in memory: a ring of the last 61 seconds and their sum, so that counting a request
+ * is O(1) and allocates nothing (this is on every chat request).
+ */
+class SecondRing {
+  private readonly ring = new Float64Array(WINDOW_S + 1);
+  private sum = 0;
+  private last = -Infinity;
+
+  /** Moves to second `sec`, dropping the seconds that left the window (an earlier `sec` reads the state as it is). */
+  private advance(sec: number): void {
+    if (sec <= this.last) return;
+    for (let s = Math.max(this.last + 1, sec - WINDOW_S); s <= sec; s++) {
+      const i = s % (WINDOW_S + 1);
+      this.sum -= this.ring[i]!;
+      this.ring[i] = 0;
+    }
+    this.last = sec;
+  }
+
+  window(sec: number): Window {
+    this.advance(sec);
+    const previous = this.ring[(sec - WINDOW_S) % (WINDOW_S + 1)]!;
+    return { previous, current: this.sum - previous };
+  }
+
+  add(sec: number, n: number): void {
+    this.advance(sec);
+    this.ring[sec % (WINDOW_S + 1)]! += n;
+    this.sum += n;
+  }
+
+  /** Takes one back from second `sec`, if it is still counted. */
+  giveBack(sec: number): void {
+    if (sec <= this.last - WINDOW_S || sec > this.last) return;
+    const i = sec % (WINDOW_S + 1);
+    if (this.ring[i]! <= 0) return;
+    this.ring[i]! -= 1;
+    this.sum -= 1;
+  }
+
+  /** The counts per second (for a Retry-After: refusals only). */
+  seconds(sec: number): Seconds {
+    this.advance(sec);
+    const m: Seconds = new Map();
+    for (let s = sec - WINDOW_S; s <= sec; s++) {
+      const n = this.ring[s % (WINDOW_S + 1)]!;
+      if (n !== 0) m.set(s, n);
+    }
+    return m;
+  }
+}
+
+/**
  * Whether the window, `ms` into its second, has room for `extra` more under `limit`: the estimate in
  * units·ms, integers, so that a request exactly at the limit is not refused by a rounding error. A request
  * asks for n·SECOND_MS (count ≤ limit), tokens for 1 (used < limit). TAKE_LUA computes the same.
@@ -149,10 +202,12 @@ type Kind = 'requests' | 'tokens';
 /** A count to read: its limit (none: counted regardless) and the room asked for, as `fits`. */
 type Gate = { kind: Kind; limit?: number; extra: number };
 
-/** What one `take` saw: the counts (the first with n added when they fitted), and where they were counted. */
+/** What one `take` saw: the windows (the first with n added when they fitted), and where they were counted. */
 interface Taken {
   fitted: boolean;
-  first: Seconds;
+  windows: [Window, Window?];
+  /** The counts per second, for a Retry-After: from Redis always; in memory only when refused (read from the ring later otherwise). */
+  first?: Seconds;
   second?: Seconds;
   now: number;
   redis: boolean;
@@ -163,7 +218,7 @@ const secondOf = (now: number) => Math.floor(now / SECOND_MS);
 const msOf = (now: number) => now - secondOf(now) * SECOND_MS;
 
 export class RateLimiter {
-  private readonly local: Record<Kind, Map<string, Seconds>> = { requests: new Map(), tokens: new Map() };
+  private readonly local: Record<Kind, Map<string, SecondRing>> = { requests: new Map(), tokens: new Map() };
   private readonly learned = new Map<string, SubjectLimits>();
   private readonly rechecked = new Map<string, number>();
   /** Where each KnownCheck's request was counted, to give it back once (`release`). */
@@ -211,8 +266,8 @@ export class RateLimiter {
    */
   async check(subject: string, now = Date.now(), limit = this.limitPerMinute): Promise<number> {
     const t = await this.take(subject, now, 1, { kind: 'requests', limit, extra: SECOND_MS });
-    if (!t.fitted) throw refusal('requests', now, t.first, limit);
-    return estimate(windowAt(t.first, secondOf(now)), msOf(now));
+    if (!t.fitted) throw refusal('requests', now, t.first!, limit);
+    return estimate(t.windows[0], msOf(now));
   }
 
   /**
@@ -231,13 +286,13 @@ export class RateLimiter {
     let t = await this.take(subject, now, 1, { kind: 'requests', limit: rpm, extra: SECOND_MS }, tpm ? { kind: 'tokens', limit: tpm, extra: 1 } : undefined);
     const recheck = !t.fitted;
     if (recheck) {
-      const unit = fits(windowAt(t.first, sec), ms, rpm, SECOND_MS) ? 'tokens' : 'requests';
-      if (!this.mayRecheck(subject, known, now)) throw refusal(unit, now, t.first, rpm, t.second, tpm);
+      const unit = fits(t.windows[0], ms, rpm, SECOND_MS) ? 'tokens' : 'requests';
+      if (!this.mayRecheck(subject, known, now)) throw refusal(unit, now, t.first!, rpm, t.second, tpm);
       // A second round trip, at most once a second per throttled subject: counted whatever the limits.
       t = await this.take(subject, now, 1, { kind: 'requests', extra: SECOND_MS }, tpm ? { kind: 'tokens', extra: 1 } : undefined);
     }
-    const c: KnownCheck = { count: estimate(windowAt(t.first, sec), ms), recheck };
-    if (t.second) c.tokens = estimate(windowAt(t.second, sec), ms);
+    const c: KnownCheck = { count: estimate(t.windows[0], ms), recheck };
+    if (t.windows[1]) c.tokens = estimate(t.windows[1], ms);
     this.counted.set(c, { subject, taken: t });
     return c;
   }
@@ -260,12 +315,21 @@ export class RateLimiter {
     const tpm = c.tokens !== undefined && limits.tpm ? limits.tpm : undefined;
     const overRequests = c.count > rpm;
     if (!overRequests && (tpm === undefined || c.tokens! < tpm)) return;
-    const taken = this.counted.get(c)?.taken;
+    const entry = this.counted.get(c);
+    const taken = entry?.taken;
     void this.release(c, now);
-    const requests = new Map(taken?.first ?? [[secondOf(now), c.count]]);
-    const counted = taken ? secondOf(taken.now) : secondOf(now);
-    requests.set(counted, (requests.get(counted) ?? 1) - 1);
-    const tokens = taken?.second ?? (c.tokens !== undefined ? new Map([[secondOf(now), c.tokens]]) : undefined);
+    let requests: Seconds;
+    let tokens: Seconds | undefined;
+    if (taken && !taken.redis) {
+      // In memory: the live counts, this request already given back.
+      requests = this.local.requests.get(entry.subject)?.seconds(secondOf(now)) ?? new Map();
+      tokens = c.tokens !== undefined ? (this.local.tokens.get(entry.subject)?.seconds(secondOf(now)) ?? new Map()) : undefined;
+    } else {
+      requests = new Map(taken?.first ?? [[secondOf(now), c.count]]);
+      const counted = taken ? secondOf(taken.now) : secondOf(now);
+      requests.set(counted, (requests.get(counted) ?? 1) - 1);
+      tokens = taken?.second ?? (c.tokens !== undefined ? new Map([[secondOf(now), c.tokens]]) : undefined);
+    }
     throw refusal(overRequests ? 'requests' : 'tokens', now, requests, rpm, tokens, tpm);
   }
 
@@ -279,9 +343,7 @@ export class RateLimiter {
     const sec = entry && secondOf(entry.taken.now);
     if (!entry || sec! < secondOf(now) - WINDOW_S) return Promise.resolve(); // out of the window already
     if (!entry.taken.redis) {
-      const counts = this.local.requests.get(entry.subject);
-      const n = counts?.get(sec!);
-      if (n !== undefined) counts!.set(sec!, Math.max(0, n - 1));
+      this.local.requests.get(entry.subject)?.giveBack(sec!);
       return Promise.resolve();
     }
     const r = this.redisClient();
@@ -307,37 +369,40 @@ export class RateLimiter {
     const gates = second ? [first, second] : [first];
     const r = this.redisClient();
     const redis = r?.status === 'ready';
-    let fitted: boolean;
-    let counts: Seconds[];
     if (redis) {
       const args = gates.flatMap((g) => [g.limit ?? -1, g.extra]);
       const [ok, ...lists] = await r!.sbRateTake(gates.length, ...gates.map((g) => KEY_PREFIX[g.kind] + subject), sec, ms, n, ...args);
-      fitted = Number(ok) === 1;
-      counts = lists.map((flat) => {
+      const fitted = Number(ok) === 1;
+      const counts = lists.map((flat) => {
         const m: Seconds = new Map();
         for (let i = 0; i < flat.length; i += 2) m.set(Number(flat[i]), Number(flat[i + 1]));
         return m;
       });
       if (fitted && n > 0) counts[0]!.set(sec, (counts[0]!.get(sec) ?? 0) + n);
-    } else {
-      const held = gates.map((g) => this.seconds(g.kind, subject, sec));
-      fitted = gates.every((g, i) => g.limit === undefined || fits(windowAt(held[i]!, sec), ms, g.limit, g.extra));
-      if (fitted && n > 0) held[0]!.set(sec, (held[0]!.get(sec) ?? 0) + n);
-      counts = held.map((m) => new Map(m));
+      return { fitted, windows: [windowAt(counts[0]!, sec), counts[1] && windowAt(counts[1], sec)], first: counts[0], second: counts[1], now, redis };
     }
-    return { fitted, first: counts[0]!, second: counts[1], now, redis };
+    const ring0 = this.ring(gates[0]!.kind, subject);
+    const ring1 = gates[1] ? this.ring(gates[1].kind, subject) : undefined;
+    let w0 = ring0.window(sec);
+    const w1 = ring1?.window(sec);
+    const fitted = (gates[0]!.limit === undefined || fits(w0, ms, gates[0]!.limit, gates[0]!.extra)) && (!ring1 || gates[1]!.limit === undefined || fits(w1!, ms, gates[1]!.limit, gates[1]!.extra));
+    if (fitted && n > 0) {
+      ring0.add(sec, n);
+      w0 = { previous: w0.previous, current: w0.current + n };
+    }
+    // The per-second counts only for a refusal's Retry-After.
+    return fitted ? { fitted, windows: [w0, w1], now, redis } : { fitted, windows: [w0, w1], first: ring0.seconds(sec), second: ring1?.seconds(sec), now, redis };
   }
 
-  /** The subject's counts in memory, without the seconds that left the window. */
-  private seconds(kind: Kind, subject: string, sec: number): Seconds {
+  /** The subject's counts in memory. */
+  private ring(kind: Kind, subject: string): SecondRing {
     const local = this.local[kind];
     let counts = local.get(subject);
     if (!counts) {
       if (local.size > 100_000) local.clear(); // bound memory; at worst a burst is allowed once
-      counts = new Map();
+      counts = new SecondRing();
       local.set(subject, counts);
     }
-    for (const s of counts.keys()) if (s < sec - WINDOW_S) counts.delete(s);
     return counts;
   }
 
