@@ -168,6 +168,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
   // Not with fallback models: the key's permissions for them are known only after admission.
   const onlyPrimaryModel = p.route.candidates.every((c) => c.model === p.model);
   // Nor for counts over the key's remembered limits, let through only to learn its current ones.
+  const warmGeneration = rt.warmKeys.generation; // a change seen while the statement runs: it may have read the state before it
   const early = p.route.first?.request && onlyPrimaryModel && !counted.recheck && rt.warmKeys.claim(keyHash, amountMicros) ? dispatchEarly((signal) => openRoute(rt, p.route, signal), t.signal) : null;
   try {
     const r = await rt.keyAdmissions.reserve({
@@ -185,7 +186,7 @@ async function admitApiKey(rt: Runtime, t: ChatTransport, format: WireFormat, to
       authorizeModel(r.principal, p.model); // throws: nothing was reserved
       throw new AppError('forbidden', `This API key may not use ${p.model.id}`, { model: p.model.id });
     }
-    rt.warmKeys.remember(keyHash, r.headroomMicros, r.policy.plain);
+    rt.warmKeys.remember(keyHash, r.headroomMicros, r.policy.plain, warmGeneration);
     keepAllowedFallbacks(r.principal, p);
     const a: Admission = { principal: r.principal, ...p, generationId, reservedMicros: r.reservedMicros, tracking: tracking(t), upstream: early?.response };
     afterReservation(rt, a, r.policy, subject, counted);

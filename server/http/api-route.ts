@@ -6,6 +6,7 @@ import { restActor } from '@/server/audit/audit-actors';
 import { withAuditActor } from '@/server/audit/audit-context';
 import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
 import { AppError, badRequestFromZod, errorReply } from '@/server/errors';
+import { refreshAdmissionRevisions } from '@/server/gateway/admission-revision';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, safeString } from '@/server/validation/fields';
 import { requestIdFor } from './request-id';
 import { bodyTooLargeError, contentCodingsOf, unsupportedCodingError } from './read-body';
@@ -52,7 +53,11 @@ export function apiRoute<P = Record<string, string>>(handler: Handler<P>, option
         : await authenticateBearer(request.headers.get('authorization'));
       const params = parseWith(pathParams, (await context?.params) ?? {}) as P;
       // Who acts, for the audit entries the services record (server/audit/audit-context.ts).
-      const out = await withAuditActor(restActor(principal, request.headers), () => handler({ request, requestId, params, principal }));
+      const out = await withAuditActor(restActor(principal, request.headers), () => handler({ request, requestId, params, principal })).finally(() =>
+        // A write may have changed what admission decides with (a key disabled, a policy saved): this
+        // process's early dispatch follows before the answer is sent (gateway/admission-revision.ts).
+        request.method === 'GET' || request.method === 'HEAD' ? undefined : refreshAdmissionRevisions(),
+      );
       if (out instanceof Response) {
         out.headers.set('x-request-id', requestId);
         return out;

@@ -7,6 +7,7 @@ import { cliActor } from '@/server/audit/audit-actors';
 import { findCommand, runCommand } from '@/server/cli/commands';
 import { cliTokenMatches } from '@/server/cli/server-link';
 import { AppError } from '@/server/errors';
+import { refreshAdmissionRevisions } from '@/server/gateway/admission-revision';
 import { newRequestId } from './request-id';
 import { sendNodeError, sendNodeJson } from './node-response';
 import { readNodeBody } from './read-body';
@@ -32,7 +33,7 @@ export async function handleCliRequest(req: IncomingMessage, res: ServerResponse
     const parsed = bodySchema.safeParse(JSON.parse((await readNodeBody(req, 1_000_000)).toString('utf8')));
     if (!parsed.success) throw new AppError('bad_request', 'Malformed CLI request');
     if (memoryOnly && !findCommand(parsed.data.command)?.inServer) throw new AppError('forbidden', `"${parsed.data.command}" runs in the CLI on PostgreSQL, not in the server`);
-    const result = await runCommand(parsed.data.command, parsed.data.args, cliActor(parsed.data.operator || undefined, remote));
+    const result = await runCommand(parsed.data.command, parsed.data.args, cliActor(parsed.data.operator || undefined, remote)).finally(refreshAdmissionRevisions);
     sendNodeJson(res, 200, result, requestId);
   } catch (err) {
     sendNodeError(res, err instanceof SyntaxError ? new AppError('bad_request', 'Malformed CLI request') : err, requestId);

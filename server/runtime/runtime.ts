@@ -11,6 +11,7 @@ import { SettlementQueue } from '@/server/ledger/settlement-queue';
 import { EndpointStats } from '@/server/routing/endpoint-stats';
 import { KeyHealth } from '@/server/routing/key-health';
 import { RoutingState, type RoutingStateOptions } from '@/server/routing/routing-state';
+import { AdmissionRevision } from '@/server/gateway/admission-revision';
 import { WarmKeys } from '@/server/gateway/early-dispatch';
 import { RateLimiter } from '@/server/gateway/rate-limit';
 import { UpstreamPools } from '@/server/gateway/upstream-client';
@@ -31,6 +32,8 @@ export interface Runtime {
   readonly keyAdmissions: KeyAdmissionBatcher;
   /** Keys admitted recently, for early dispatch (gateway/early-dispatch.ts). */
   readonly warmKeys: WarmKeys;
+  /** The database's admission revision, read every second: when it moves, warmKeys are forgotten (gateway/admission-revision.ts). */
+  readonly admissionRevision: AdmissionRevision;
   /**
    * Models, providers, endpoints and keys (routing/routing-state.ts): one in-memory table, rebuilt when the
    * configuration file or the operators' entries change, so routing costs no database round trip.
@@ -62,8 +65,8 @@ export interface Runtime {
   readonly streamHeadersAfterMs: number;
   /**
    * Shutdown, once the server has stopped taking requests: writes every queued settlement (then removes
-   * the journal file if nothing in it is left unsettled), stops renewing leases and watching the routing
-   * sources, then closes the provider connections and the Redis connections (a later request would open them again).
+   * the journal file if nothing in it is left unsettled), stops renewing leases, watching the routing
+   * sources and reading the admission revision, then closes the provider connections and the Redis connections (a later request would open them again).
    */
   close(): Promise<void>;
 }
@@ -113,6 +116,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
           processMetrics: options.processMetrics,
         });
   const tracing = options.tracing ? createTracing(options.tracing) : null;
+  const warmKeys = new WarmKeys(false);
+  const admissionRevision = new AdmissionRevision(warmKeys);
   return {
     metrics,
     tracing,
@@ -123,7 +128,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     health,
     endpointStats: new EndpointStats(),
     keyAdmissions: new KeyAdmissionBatcher(leases.credit),
-    warmKeys: new WarmKeys(),
+    warmKeys,
+    admissionRevision,
     rateLimiter,
     upstream,
     byokFeeBps: options.byokFeeBps ?? 0,
@@ -136,6 +142,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       await leases.credit.close();
       journal?.close();
       routing.close();
+      admissionRevision.close();
       // The last spans (those of the requests that just ended) are exported before the process exits.
       await Promise.all([upstream.close(), rateLimiter.close(), health.close(), tracing?.shutdown().catch(() => {})]);
     },

@@ -10,6 +10,7 @@ import { requireOperatorOrThrow } from '@/server/auth/operator';
 import { auth, authOfRequest } from '@/server/auth/next-auth';
 import { sessionPrincipal } from '@/server/console/session-principal';
 import { AppError, ERROR_STATUS, type ErrorCode, isAppError, toErrorBody } from '@/server/errors';
+import { refreshAdmissionRevisions } from '@/server/gateway/admission-revision';
 import { publicOrigin } from '@/server/http/public-origin';
 import { assertAccountAccess } from '@/server/organizations/assert-account-access';
 import type { Permission } from '@/server/organizations/permissions';
@@ -96,8 +97,18 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/**
+ * After a mutation, this process's early dispatch follows what it may have changed for admission (a key
+ * disabled, a policy or a provider key saved) before the answer is sent (gateway/admission-revision.ts).
+ */
+const admissionWrites = t.middleware(async ({ type, next }) => {
+  const result = await next();
+  if (type === 'mutation') await refreshAdmissionRevisions();
+  return result;
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(admissionWrites);
 /** A signed-in user; what the procedure changes is recorded in the audit log as theirs, via the console. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   const principal = ctx.principal;
