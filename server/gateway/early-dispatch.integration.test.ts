@@ -207,8 +207,13 @@ describeEachDatabase('chat completions: early dispatch', (kind) => {
   it.skipIf(kind !== 'postgres')('EARLY_DISPATCH=0 turns it off', async () => {
     process.env.EARLY_DISPATCH = '0';
     resetEnvCache();
-    const u = await fundedUser(10);
-    await expectNotDispatchedEarly(u);
+    try {
+      const u = await fundedUser(10);
+      await expectNotDispatchedEarly(u);
+    } finally {
+      delete process.env.EARLY_DISPATCH; // on again, as by default, for whatever runs after
+      resetEnvCache();
+    }
   });
 });
 
