@@ -33,6 +33,13 @@ describeEachDatabase('models API', () => {
     expect(listed).toEqual(list.data.map((m) => m.id));
   });
 
+  it('retrieves a model by an alias the gateway takes (claude-sonnet-4-5): the model under its own id', async () => {
+    const list = (await (await fetch(`${api.origin}/api/v1/models`)).json()) as { data: { id: string; aliases: string[] }[] };
+    const sonnet = list.data.find((m) => m.aliases.includes('claude-sonnet-4-5'));
+    expect(sonnet?.id).toBe('anthropic/claude-sonnet-4.5');
+    expect(await client.models.retrieve('claude-sonnet-4-5')).toEqual(sonnet);
+  });
+
   it('answers 404 with the error body for a model it does not list', async () => {
     await expect(client.models.retrieve('acme/missing')).rejects.toBeInstanceOf(NotFoundError);
     const res = await fetch(`${api.origin}/api/v1/models/acme/missing`);
