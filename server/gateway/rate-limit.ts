@@ -281,7 +281,6 @@ export class RateLimiter {
   async checkKnown(subject: string, known: SubjectLimits | undefined, now = Date.now()): Promise<KnownCheck> {
     const rpm = known?.rpm ?? this.limitPerMinute;
     const tpm = known?.tpm || undefined;
-    const sec = secondOf(now);
     const ms = msOf(now);
     let t = await this.take(subject, now, 1, { kind: 'requests', limit: rpm, extra: SECOND_MS }, tpm ? { kind: 'tokens', limit: tpm, extra: 1 } : undefined);
     const recheck = !t.fitted;
