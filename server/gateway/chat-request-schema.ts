@@ -257,7 +257,7 @@ export type ChatRequest = Omit<ParsedChatRequest, 'tool_choice' | 'reasoning' | 
 export function parseChatRequest(json: unknown): ChatRequest {
   const r = chatRequestSchema.safeParse(json);
   if (!r.success) throw badRequestFromZod(r.error);
-  const req = withEfforts(withAllowedTools(r.data));
+  const req = applyChoices(r.data);
   if (!req.messages.some((m) => m.role === 'user')) throw new AppError('bad_request', 'messages must include at least one user message');
   const callIds = new Set<string>();
   req.messages.forEach((m, i) => {
@@ -277,27 +277,26 @@ export function hasFiles(req: ChatRequest): boolean {
   return req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'file'));
 }
 
-type WithToolChoice = Omit<ParsedChatRequest, 'tool_choice'> & { tool_choice?: ChatRequest['tool_choice'] };
-
-/** Effort 'none' is reasoning off (`reasoning.effort` wins over `reasoning_effort`, as everywhere); 'xhigh' is 'high'. */
-function withEfforts(parsed: WithToolChoice): ChatRequest {
-  const { reasoning, reasoning_effort, ...rest } = parsed;
+/**
+ * What the providers never see, applied to the freshly parsed request in place (no copy: this runs on every
+ * chat request): `tool_choice: allowed_tools` narrows `tools` to the allowed ones with its mode as the
+ * tool_choice; effort 'none' is reasoning off (`reasoning.effort` wins over `reasoning_effort`, as
+ * everywhere) and 'xhigh' is 'high'.
+ */
+function applyChoices(req: ParsedChatRequest): ChatRequest {
+  const choice = req.tool_choice;
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') {
+    const allowed = new Set(choice.allowed_tools.tools.map((t) => t.function.name));
+    const tools = (req.tools ?? []).filter((t) => allowed.has(t.function.name));
+    const missing = [...allowed].filter((name) => !tools.some((t) => t.function.name === name));
+    if (missing.length > 0) throw new AppError('bad_request', `tool_choice.allowed_tools names ${missing.map((n) => `"${n}"`).join(', ')}, which tools does not define`);
+    req.tools = tools;
+    req.tool_choice = choice.allowed_tools.mode;
+  }
+  const off = (req.reasoning?.effort ?? req.reasoning_effort) === 'none';
   const fold = (e: z.output<typeof effort> | undefined): Effort | undefined => (e === 'none' ? undefined : e === 'xhigh' ? 'high' : e);
-  const off = (reasoning?.effort ?? reasoning_effort) === 'none';
-  const out: ChatRequest = { ...rest, reasoning_effort: fold(reasoning_effort) };
-  if (reasoning || off) out.reasoning = { ...reasoning, effort: fold(reasoning?.effort), ...(off ? { enabled: false } : {}) };
-  if (out.reasoning?.effort === undefined && out.reasoning) delete out.reasoning.effort;
-  if (out.reasoning_effort === undefined) delete out.reasoning_effort;
-  return out;
-}
-
-/** `tool_choice: allowed_tools`: the request's tools narrowed to the allowed ones, and the mode as tool_choice. */
-function withAllowedTools(parsed: ParsedChatRequest): WithToolChoice {
-  const { tool_choice, ...rest } = parsed;
-  if (typeof tool_choice !== 'object' || tool_choice.type !== 'allowed_tools') return { ...rest, tool_choice };
-  const allowed = new Set(tool_choice.allowed_tools.tools.map((t) => t.function.name));
-  const tools = (rest.tools ?? []).filter((t) => allowed.has(t.function.name));
-  const missing = [...allowed].filter((name) => !tools.some((t) => t.function.name === name));
-  if (missing.length > 0) throw new AppError('bad_request', `tool_choice.allowed_tools names ${missing.map((n) => `"${n}"`).join(', ')}, which tools does not define`);
-  return { ...rest, tools, tool_choice: tool_choice.allowed_tools.mode };
+  if (req.reasoning_effort === 'none' || req.reasoning_effort === 'xhigh') req.reasoning_effort = fold(req.reasoning_effort);
+  if (req.reasoning?.effort === 'none' || req.reasoning?.effort === 'xhigh') req.reasoning.effort = fold(req.reasoning.effort);
+  if (off) req.reasoning = { ...req.reasoning, enabled: false };
+  return req as ChatRequest;
 }
