@@ -3,11 +3,11 @@
 // (open-route.ts) → read the vectors → settle (exactly once, before the answer is sent) → answer in OpenAI's
 // shape plus `provider`, `id` and `usage.cost`. Billed by input tokens at the serving endpoint's input price.
 import type { Principal } from '@/server/auth/authenticate-bearer';
-import { AppError, errorReply, toErrorBody } from '@/server/errors';
+import { AppError, errorReply } from '@/server/errors';
 import type { AdmissionTrace } from '@/server/gateway/admit';
 import { CLIENT_CLOSED, journalAndSettle } from '@/server/gateway/handle-chat';
 import { attemptLog, attemptsIn, sendAlongRoute, type AttemptRecord, type ServedRoute } from '@/server/gateway/open-route';
-import { chargeFor } from '@/server/gateway/outcome';
+import { chargeFor, usageErrorOf } from '@/server/gateway/outcome';
 import { recordRefusal } from '@/server/gateway/record-refusal';
 import type { ChatTransport } from '@/server/gateway/transport';
 import { newRequestId } from '@/server/http/request-id';
@@ -76,14 +76,13 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
     const aborted = t.signal.aborted;
     const { status, body, headers } = errorReply(err, requestId, 'embeddings');
     if (!aborted) t.sendJson(status, body, { ...headers, ...ids });
-    const summary = toErrorBody(err).body.error;
     const input = settlementFor(a, served, requestId, started, {
         promptTokens: 0,
         costMicros: 0n,
         unbilledMicros: 0n,
         status: aborted ? 'ABORTED' : 'ERROR',
         attempts: served?.attempts ?? attemptsIn(err),
-      error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
+      error: usageErrorOf(err),
     });
     journalAndSettle(rt, input, aborted ? CLIENT_CLOSED : status);
     t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
@@ -97,14 +96,13 @@ export async function handleEmbeddings(rt: Runtime, t: ChatTransport, authentica
  */
 function refuseAdmitted(rt: Runtime, t: ChatTransport, a: EmbeddingsAdmission, err: unknown, requestId: string, started: number): void {
   const { status, body, headers } = errorReply(err, requestId, 'admission');
-  const summary = toErrorBody(err).body.error;
   const input = settlementFor(a, undefined, requestId, started, {
     promptTokens: 0,
     costMicros: 0n,
     unbilledMicros: 0n,
     status: 'REFUSED',
     attempts: [],
-    error: { code: String(summary.metadata.error_type ?? summary.code), message: summary.message },
+    error: usageErrorOf(err),
   });
   input.usage.upstreamModel = ''; // nothing was sent upstream
   journalAndSettle(rt, input, status);

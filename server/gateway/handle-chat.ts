@@ -3,7 +3,6 @@
 // meter → settle. Every admitted generation is settled exactly once, whatever happens: right before its final
 // usage is sent (the runners call `commit`), or in the finally block if it never got that far.
 import type { Principal } from '@/server/auth/authenticate-bearer';
-import { toErrorBody } from '@/server/errors';
 import { newRequestId } from '@/server/http/request-id';
 import { EMPTY_USAGE } from '@/server/providers/types';
 import type { SettleInput } from '@/server/ledger/settle-generation';
@@ -12,7 +11,7 @@ import { admit, type Admission, type AdmissionTrace } from './admit';
 import { recordRefusal } from './record-refusal';
 import { runNonStreaming } from './run-non-streaming';
 import { runStreaming } from './run-streaming';
-import { chargeFor, type GenerationOutcome } from './outcome';
+import { chargeFor, usageErrorOf, type GenerationOutcome } from './outcome';
 import { attemptLog, attemptsIn } from './open-route';
 import type { ChatTransport } from './transport';
 import type { WireFormat } from './wire-format';
@@ -70,8 +69,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
       const { status, body, headers } = format.errorReply(err, requestId, 'generation');
       replyStatus = status;
       t.sendJson(status, body, { ...headers, 'x-request-id': requestId, 'x-generation-id': a.generationId });
-      const summary = toErrorBody(err).body.error;
-      error = { code: String(summary.metadata.error_type ?? summary.code), message: summary.message };
+      error = usageErrorOf(err);
     }
     outcome = {
       usage: EMPTY_USAGE,
@@ -96,8 +94,7 @@ export async function handleChat(rt: Runtime, t: ChatTransport, format: WireForm
  */
 function refuseAdmitted(rt: Runtime, t: ChatTransport, format: WireFormat, a: Admission, err: unknown, requestId: string, started: number): void {
   const { status, body, headers } = format.errorReply(err, requestId, 'admission');
-  const summary = toErrorBody(err).body.error;
-  const error = { code: String(summary.metadata.error_type ?? summary.code), message: summary.message };
+  const error = usageErrorOf(err);
   const input = settle(rt, a, { usage: EMPTY_USAGE, produced: false, finishReason: null, status: 'REFUSED', error, streamed: a.req.stream, attempts: [] }, requestId, started, status);
   t.annotate?.({ model: input.usage.model, provider: input.usage.provider });
   t.sendJson(status, body, { ...headers, 'x-request-id': requestId, 'x-generation-id': a.generationId });

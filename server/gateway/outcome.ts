@@ -1,3 +1,4 @@
+import { toErrorBody } from '@/server/errors';
 import type { Pricing } from '@/server/routing/routing-table';
 import type { MidStreamError, NormalizedUsage } from '@/server/providers/types';
 import { byokCharge } from './account-policy';
@@ -55,3 +56,9 @@ export function chargeFor(model: Pricing, outcome: Pick<GenerationOutcome, 'usag
   return { costMicros, cacheSavingsMicros: billed.cacheSavingsMicros, unbilledMicros: upstreamMicros > costMicros ? upstreamMicros - costMicros : 0n };
 }
 
+
+/** What a usage record keeps of an error the client got: its situation (metadata.error_type) and message. */
+export function usageErrorOf(err: unknown): { code: string; message: string } {
+  const e = toErrorBody(err).body.error;
+  return { code: String(e.metadata.error_type ?? e.code), message: e.message };
+}

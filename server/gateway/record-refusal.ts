@@ -2,16 +2,16 @@
 // the settlement queue, which writes it with its next batch, so the refusal costs no database round trip.
 // Not recorded: a request without a valid credential (401), as it has no account; a client that hammers a
 // limit is recorded up to the queue's cap (ledger/settlement-queue.ts).
-import { toErrorBody } from '@/server/errors';
 import { newGenerationId } from '@/server/http/request-id';
 import type { Runtime } from '@/server/runtime/runtime';
 import type { AdmissionTrace } from './admit';
+import { usageErrorOf } from './outcome';
 import type { ChatTransport } from './transport';
 
 export function recordRefusal(rt: Runtime, t: Pick<ChatTransport, 'header'>, trace: AdmissionTrace, err: unknown, httpStatus: number, requestId: string, started: number): string | null {
   const principal = trace.principal;
   if (!principal || httpStatus === 401) return null;
-  const summary = toErrorBody(err).body.error;
+  const error = usageErrorOf(err);
   const id = newGenerationId();
   rt.settlements.recordRefusal({
     id,
@@ -23,8 +23,8 @@ export function recordRefusal(rt: Runtime, t: Pick<ChatTransport, 'header'>, tra
     provider: trace.provider ?? '',
     streamed: trace.streamed ?? false,
     httpStatus,
-    errorCode: String(summary.metadata.error_type ?? summary.code),
-    errorMessage: summary.message,
+    errorCode: error.code,
+    errorMessage: error.message,
     latencyMs: Math.round(performance.now() - started),
     httpReferer: t.header('http-referer') ?? t.header('referer') ?? null,
     xTitle: t.header('x-title') ?? null,
