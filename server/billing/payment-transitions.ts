@@ -75,7 +75,7 @@ export interface TransitionOptions {
   reason?: string | null;
   providerEventId?: string | null;
   /** Other columns to change with the status. */
-  data?: { providerPaymentId?: string; receiptUrl?: string | null; creditedAt?: Date; failureReason?: string | null };
+  data?: { providerPaymentId?: string; receiptUrl?: string | null; creditedAt?: Date; failureReason?: string | null; creditMicros?: bigint; amountCents?: number };
 }
 
 /**
@@ -119,6 +119,8 @@ export async function transitionPayment(tx: Tx, p: LockedPayment, to: PaymentSta
   await tx.paymentEvent.create({ data: { paymentId: p.id, fromStatus: p.status, toStatus: to, reason: o.reason ?? null, providerEventId: o.providerEventId ?? null } });
   p.status = to;
   if (o.data?.providerPaymentId) p.providerPaymentId = o.data.providerPaymentId;
+  if (o.data?.creditMicros !== undefined) p.creditMicros = o.data.creditMicros;
+  if (o.data?.amountCents !== undefined) p.amountCents = o.data.amountCents;
   const action = before.status === 'DISPUTED' ? undefined : AUDITED_TRANSITIONS[to];
   if (action) await recordPaymentAudit(tx, p, action, before, o.reason ? { reason: o.reason } : {});
   return true;

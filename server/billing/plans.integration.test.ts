@@ -105,6 +105,25 @@ describeEachDatabase('plans and seats with Stripe', () => {
     expect(kinds.slice(0, 2).sort()).toEqual(['past_due', 'payment_failed']);
   });
 
+  it('a failed renewal paid on a retry becomes a succeeded payment showing the plan credit it granted', async () => {
+    const { owner, org, base } = await orgWithCard(1);
+    await saveCard(h, 'stripe', base, owner.key);
+    const sub = (await h.json('POST', `${base}/plan`, owner.key, { plan_id: 'teams' })).body.subscription;
+    await h.fake.settled();
+    endSubscriptionPeriod(h.fake, sub.provider_subscription_id, { fail: true });
+    await h.fake.settled();
+    expect(await balanceMicros(org.id)).toBe(10_000_000n);
+    // Stripe's smart retry charges the card: the same invoice is paid.
+    const invoice = h.fake.get(h.fake.get(sub.provider_subscription_id)!.latest_invoice)!;
+    Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due, amount_remaining: 0 });
+    Object.assign(h.fake.get(sub.provider_subscription_id)!, { status: 'active' });
+    h.fake.emit('invoice.paid', invoice);
+    await h.fake.settled();
+    expect(await balanceMicros(org.id)).toBe(20_000_000n);
+    const renewal = (await h.json('GET', `${base}/payments`, owner.key)).body.data[0];
+    expect(renewal).toMatchObject({ kind: 'subscription', status: 'succeeded', amount_cents: 4000, credit: 10, failure_reason: null });
+  });
+
   it('invoice.paid before customer.subscription.created: the subscription is fetched, credit granted once', async () => {
     const { owner, org, base } = await orgWithCard(1);
     const card = await saveCard(h, 'stripe', base, owner.key);

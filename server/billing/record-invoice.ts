@@ -57,8 +57,9 @@ export async function recordInvoicePaid(inv: InvoiceSnapshot, o: { provider: Pay
       await recordAccountEvent(tx, { accountId: sub.organizationId, type: 'payment.succeeded', data: { payment: paymentRef(payment) } });
       await recordPaymentAudit(tx, payment, 'payment.succeeded', null, { reason: `invoice paid (${inv.billingReason}, ${seats} seats)` });
     } else if (payment.status === 'FAILED' || payment.status === 'PENDING') {
-      // A retried invoice that failed before.
-      if (await transitionPayment(tx, payment, 'SUCCEEDED', { reason: 'invoice paid after a failed attempt', providerEventId: eventId, data: { creditedAt: new Date(), failureReason: null } })) {
+      // A retried invoice that failed before: it now grants the plan's credit and shows what was paid.
+      const data = { creditedAt: new Date(), failureReason: null, creditMicros: credit, amountCents: inv.amountPaidCents };
+      if (await transitionPayment(tx, payment, 'SUCCEEDED', { reason: 'invoice paid after a failed attempt', providerEventId: eventId, data })) {
         await recordAccountEvent(tx, { accountId: sub.organizationId, type: 'payment.succeeded', data: { payment: paymentRef(payment) } });
       }
     }
