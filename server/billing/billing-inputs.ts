@@ -57,7 +57,13 @@ export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'canceled', '
 
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size (1–100, default 20)'),
-  cursor: safeString().min(1).max(200).optional().describe('next_cursor of the previous page'),
+  cursor: safeString()
+    .min(1)
+    .max(200)
+    // One we did not issue is refused rather than read as "from the start" (a client would page forever).
+    .refine((c) => decodeCursor(c) !== null, 'not a cursor returned by this endpoint')
+    .optional()
+    .describe('next_cursor of the previous page'),
 });
 
 export const listPaymentsQuery = listQuery.extend({

@@ -160,6 +160,12 @@ describeEachDatabase('credit checkout with Stripe', () => {
     expect(page1.body.has_more).toBe(true);
     const page2 = await h.json('GET', `/organizations/${org.id}/payments?limit=2&cursor=${page1.body.next_cursor}`, admin.key);
     expect(page2.body).toMatchObject({ data: [expect.objectContaining({ id: ids[0] })], has_more: false, next_cursor: null });
+    // A cursor this endpoint never returned is refused, not read as "from the start" (a client would page forever).
+    for (const path of [`/organizations/${org.id}/payments?cursor=garbage`, `/organizations/${org.id}/plan/history?cursor=garbage`]) {
+      const bad = await h.json('GET', path, owner.key);
+      expect(bad.status, path).toBe(400);
+      expect(bad.body.error.message).toMatch(/cursor/);
+    }
     const succeeded = await h.json('GET', `/organizations/${org.id}/payments?status=succeeded`, billing.key);
     expect(succeeded.body.data.map((p: any) => p.id)).toEqual([ids[1]]);
     expect((await h.json('GET', `/users/me/payments/${ids[1]}`, owner.key)).status).toBe(404); // not the personal account's
