@@ -274,6 +274,21 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
     expect((anthropic.requests[0]!.body as { model: string }).model).toBe('claude-sonnet-4-5');
   });
 
+  it('a model id Bedrock does not serve (ValidationException, HTTP 400) is the endpoint\'s fault: the next endpoint serves', async () => {
+    answer = () => ({ status: 400, errorType: 'ValidationException', message: 'The provided model identifier is invalid.' });
+    const res = await post({ model: 'test/claude-failover' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).provider).toBe('anthropic');
+    answer = () => ({
+      status: 400,
+      errorType: 'ValidationException',
+      message: `Invocation of model ID ${CLAUDE} with on-demand throughput isn’t supported. Retry your request with the ID or ARN of an inference profile that contains this model.`,
+    });
+    const alone = await post({});
+    expect(alone.status).toBe(502);
+    expect((await alone.json()).error.message).toContain('does not know this model');
+  });
+
   it('a signature made with the wrong secret is refused 403 as AWS does, and the next endpoint serves', async () => {
     const res = await post({ model: 'test/claude-forged', stream: true });
     expect(res.status).toBe(200);

@@ -8,6 +8,14 @@ type Headers = Record<string, string | string[] | undefined>;
 /** "Input is too long for requested model.", "prompt is too long: 208310 tokens > 200000 maximum", "too many input tokens". */
 const CONTEXT_LENGTH_PATTERN = /too long|context (length|window|limit)|too many (input )?tokens|exceed(s)? (the )?(context|maximum)/i;
 
+/**
+ * A ValidationException (HTTP 400) that says the endpoint's model id cannot be served here, not that the
+ * request is wrong: "The provided model identifier is invalid." (unknown id, or a model not offered in this
+ * region) and "Invocation of model ID … with on-demand throughput isn’t supported. Retry your request with
+ * the ID or ARN of an inference profile…". Like Anthropic's 404 for an unknown model, another endpoint may serve.
+ */
+const UNSERVED_MODEL_PATTERN = /model identifier is invalid|on-demand throughput isn.t supported/i;
+
 function header(headers: Headers, name: string): string | undefined {
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
   const value = key === undefined ? undefined : headers[key];
@@ -44,6 +52,9 @@ function classify(status: number, type: string | undefined, message: string): Up
       return 'auth';
     case 'ResourceNotFoundException':
       return 'not_found';
+    case 'ValidationException':
+      if (UNSERVED_MODEL_PATTERN.test(message)) return 'not_found';
+      break;
     case 'ModelNotReadyException':
     case 'ServiceUnavailableException':
       return 'overloaded';
