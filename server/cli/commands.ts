@@ -187,7 +187,8 @@ export const COMMANDS: Command[] = [
     usage: 'usage:unbilled [--days N]',
     options: { days: { type: 'string', description: 'look back this many days (default 30)' } },
     async run(args) {
-      const a = parse(z.object({ days: z.coerce.number({ error: '--days must be a number' }).int().min(1).max(3650).default(30) }), args);
+      const range = '--days must be a whole number from 1 to 3650';
+      const a = parse(z.object({ days: z.coerce.number({ error: '--days must be a number' }).int(range).min(1, range).max(3650, range).default(30) }), args);
       const r = await getUnbilledUsage({ since: new Date(Date.now() - a.days * 86_400_000) });
       const lines = r.by_model.map((m) => `  ${m.model} (${m.provider}): ${formatUsd(BigInt(m.unbilled_micros))} over ${m.generations} generation(s)`);
       return {
