@@ -1,12 +1,44 @@
-// The CLI as an operator meets it when something is wrong: bad option values must say what to fix.
-import { describe, expect, it } from 'vitest';
+// The CLI as an operator meets it when something is wrong: bad option values and a database it cannot open
+// must say what to fix, and exit non-zero. The CLI runs as a real child process where the process matters.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand } from './commands';
 
+const execFileAsync = promisify(execFile);
+const TSX = path.resolve('node_modules/.bin/tsx');
+
 describe('CLI errors', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sb-cli-errors-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
   it('usage:unbilled --days out of range says the range, not that it is not a number', async () => {
     for (const days of ['0', '4000', '1.5']) {
       await expect(runCommand('usage:unbilled', { days })).rejects.toMatchObject({ message: expect.stringContaining('--days must be a whole number from 1 to 3650') });
     }
     await expect(runCommand('usage:unbilled', { days: 'x' })).rejects.toMatchObject({ message: expect.stringContaining('--days must be a number') });
   });
+
+  it('a DATABASE_URL it cannot reach is named (password masked) in the error, exit code 1', async () => {
+    const run = execFileAsync(TSX, ['server/cli/main.ts', 'migrate'], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATA_DIR: dataDir,
+        DATABASE_URL: 'postgresql://gateway:s3cret-pw@127.0.0.1:1/switchboard',
+        AUTH_SECRET: 'test-secret-for-the-cli-only-0123456789',
+        NODE_ENV: 'test',
+      },
+    });
+    const failure = await run.then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toMatch(/^Error: Cannot open the database at DATABASE_URL \(postgresql:\/\/gateway:\*\*\*@127\.0\.0\.1:1\/switchboard\): .*ECONNREFUSED/);
+    expect(failure?.stderr).not.toContain('s3cret-pw');
+  }, 60_000);
 });

@@ -35,6 +35,17 @@ function commandHelp(name: string): string {
   return [`${c.summary}`, '', `Usage: npm run cli -- ${c.usage} [--json]`, ...(opts.length ? ['', 'Options:', ...opts] : [])].join('\n');
 }
 
+/** A database URL as it may be shown: the password masked. */
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'unparsable';
+  }
+}
+
 async function viaServer(port: number, token: string, name: string, args: Record<string, unknown>): Promise<CommandResult> {
   const res = await fetch(`http://127.0.0.1:${port}${CLI_ENDPOINT}`, {
     method: 'POST',
@@ -88,7 +99,11 @@ async function main(argv: string[]): Promise<number> {
   } else if (cmd.inServer) {
     result = await cmd.inServer.withoutServer(values);
   } else {
-    const database = await openDatabase({ databaseUrl: e.DATABASE_URL, dataDir: e.dataDir, poolSize: 2, log: json ? () => {} : (l) => console.error(l) });
+    const database = await openDatabase({ databaseUrl: e.DATABASE_URL, dataDir: e.dataDir, poolSize: 2, log: json ? () => {} : (l) => console.error(l) }).catch((err: unknown) => {
+      // pg's own text ("connect ECONNREFUSED 127.0.0.1:5432") does not say which setting to fix.
+      if (!e.DATABASE_URL || isAppError(err)) throw err;
+      throw new AppError('service_unavailable', `Cannot open the database at DATABASE_URL (${withoutPassword(e.DATABASE_URL)}): ${(err as Error)?.message ?? err}`);
+    });
     setDatabase(database);
     try {
       result = await runCommand(name, values);
