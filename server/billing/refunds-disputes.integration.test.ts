@@ -60,6 +60,25 @@ describeEachDatabase('refunds and disputes with Stripe', () => {
     }
   });
 
+  it('a refund reported before the payment succeeded is applied with the success, and the payment says refunded', async () => {
+    const u = await billingUser();
+    const co = await h.json('POST', '/users/credits/checkout', u.key, { amount: 10 });
+    h.fake.autoDeliver = false;
+    try {
+      const events = h.fake.completeCheckout(co.body.checkout_session_id);
+      const refund = h.fake.refund(h.fake.get(co.body.checkout_session_id)!.payment_intent);
+      expect((await h.fake.deliver(refund)).status).toBe(200);
+      for (const e of events) expect((await h.fake.deliver(e)).status).toBe(200);
+    } finally {
+      h.fake.autoDeliver = true;
+    }
+    expect(await balanceMicros(u.user.personal_account_id)).toBe(0n);
+    const p = (await h.json('GET', `/users/me/payments/${co.body.payment.id}`, u.key)).body;
+    expect(p).toMatchObject({ status: 'refunded', refunded_amount_cents: 1000 });
+    expect(p.events.map((e: any) => e.to_status)).toEqual(['pending', 'succeeded', 'refunded']);
+    expect(await entries(co.body.payment.id)).toEqual(['PURCHASE 10000000', 'REFUND -10000000']);
+  });
+
   it('a dispute holds the credit back; a won dispute gives it back; a lost one keeps it', async () => {
     const a = await paidCheckout(30);
     const opened = h.fake.openDispute(a.pi);

@@ -30,7 +30,7 @@ export async function reverseRefundedShare(tx: Tx, p: LockedPayment, providerEve
   });
 }
 
-const statusAfterRefunds = (p: LockedPayment): PaymentStatus => (p.refundedCents >= p.amountCents ? 'REFUNDED' : p.refundedCents > 0 ? 'PARTIALLY_REFUNDED' : 'SUCCEEDED');
+export const statusAfterRefunds = (p: LockedPayment): PaymentStatus => (p.refundedCents >= p.amountCents ? 'REFUNDED' : p.refundedCents > 0 ? 'PARTIALLY_REFUNDED' : 'SUCCEEDED');
 
 /** `refundedCents` is the provider's running total for the charge. */
 export async function applyRefund(input: { ref: PaymentRef; refundedCents: number; providerEventId?: string | null }): Promise<PaymentStatus | null> {

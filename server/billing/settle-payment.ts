@@ -7,7 +7,7 @@ import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry, type Tx } from '@/server/ledger/post-ledger-entry';
 import { recordAutoTopUpDisabled } from './auto-top-up-settings';
 import { CREDITED_STATES, lockPayment, notePayment, transitionPayment, type LockedPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
-import { reverseRefundedShare } from './reverse-payment';
+import { reverseRefundedShare, statusAfterRefunds } from './reverse-payment';
 import { recordAccountEvent } from '@/server/webhooks/record-account-event';
 import { paymentRef } from '@/server/webhooks/webhook-events';
 
@@ -51,10 +51,13 @@ export async function markPaymentSucceeded(input: SucceededInput): Promise<Settl
       actorUserId: p.userId ?? undefined,
       note: `${formatUsd(p.creditMicros)} of credit (${p.kind.toLowerCase().replace(/_/g, ' ')})`,
     });
-    // A refund reported before the success (out-of-order delivery) is reversed now.
-    if (p.refundedCents > 0) await reverseRefundedShare(tx, p, input.providerEventId ?? null);
     await releaseAutoTopUp(tx, p, null);
     await recordAccountEvent(tx, { accountId: p.accountId, type: 'payment.succeeded', data: { payment: paymentRef(p) } });
+    // A refund reported before the success (out-of-order delivery) is reversed now, and the payment says so.
+    if (p.refundedCents > 0) {
+      await reverseRefundedShare(tx, p, input.providerEventId ?? null);
+      await transitionPayment(tx, p, statusAfterRefunds(p), { reason: `refunded ${p.refundedCents} of ${p.amountCents} cents`, providerEventId: input.providerEventId });
+    }
     return { paymentId: p.id, status: p.status, credited: true };
   });
 }
