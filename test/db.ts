@@ -1,6 +1,6 @@
 // Test support: a fresh database per test file, on PGlite always and on PostgreSQL when TEST_DATABASE_URL
-// is set (an admin connection; each file creates and drops its own database). PGlite files start from a
-// migrated template directory made once per run (test/global-setup.ts), because initdb costs seconds.
+// is set (an admin connection; each file creates and drops its own database). Both start from a migrated
+// template made once per run (test/global-setup.ts): initdb and the migrations cost seconds per file.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,13 +26,16 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** @param options.empty no migrations applied (for a test of migrating itself); default: from the migrated template */
+export async function createPostgresDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = rawEnv('TEST_DATABASE_URL');
   if (!admin) throw new Error('TEST_DATABASE_URL is not set');
   const name = `sb_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
+  // From the migrated template made by test/global-setup.ts when there is one (files run without it otherwise).
+  const template = options.empty ? undefined : rawEnv('SB_PG_TEMPLATE');
+  await c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   // A statement stuck on a lock, or a transaction left open, fails the test with PostgreSQL's own message
   // instead of hanging it to its timeout with nothing said (no test waits on a lock for this long).
   await c.query(`ALTER DATABASE ${name} SET lock_timeout = '20s'`);

@@ -75,7 +75,7 @@ if (!rawEnv('TEST_DATABASE_URL')) {
 
     beforeAll(async () => {
       expect(existsSync(PGBOUNCER), `${PGBOUNCER} is missing: apt-get install pgbouncer (.ci/run installs it)`).toBe(true);
-      const created = await createPostgresDatabase();
+      const created = await createPostgresDatabase({ empty: true });
       drop = created.drop;
       const direct = new URL(created.url);
       const dbName = direct.pathname.slice(1);
