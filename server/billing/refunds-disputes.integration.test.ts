@@ -104,6 +104,23 @@ describeEachDatabase('refunds and disputes with Stripe', () => {
     expect(details.events.at(-1).reason).toMatch(/closed: lost/);
   });
 
+  it('a dispute reported before its payment succeeded is refused until the payment is credited, then held back', async () => {
+    const u = await billingUser();
+    const co = await h.json('POST', '/users/credits/checkout', u.key, { amount: 10 });
+    h.fake.autoDeliver = false;
+    try {
+      const events = h.fake.completeCheckout(co.body.checkout_session_id);
+      const opened = h.fake.openDispute(h.fake.get(co.body.checkout_session_id)!.payment_intent);
+      expect((await h.fake.deliver(opened)).status).toBe(409); // Stripe retries it
+      for (const e of events) expect((await h.fake.deliver(e)).status).toBe(200);
+      expect((await h.fake.deliver(opened)).status).toBe(200); // the retry
+    } finally {
+      h.fake.autoDeliver = true;
+    }
+    expect(await balanceMicros(u.user.personal_account_id)).toBe(0n);
+    expect((await h.json('GET', `/users/me/payments/${co.body.payment.id}/status`, u.key)).body.status).toBe('disputed');
+  });
+
   it('a dispute closed (won) before its opening event arrives nets to zero and stays settled', async () => {
     const { u, accountId, paymentId, pi } = await paidCheckout(8);
     h.fake.autoDeliver = false;

@@ -6,6 +6,7 @@
 // whatever order or number of times the events arrive. The balance may go below zero: that is a debt the
 // account pays before it can spend again.
 import { db } from '@/server/db';
+import { AppError } from '@/server/errors';
 import { formatUsd } from '@/server/ledger/money';
 import { postLedgerEntry, type Tx } from '@/server/ledger/post-ledger-entry';
 import { CREDITED_STATES, creditShare, lockPayment, notePayment, recordPaymentAudit, transitionPayment, type LockedPayment, type PaymentRef, type PaymentStatus } from './payment-transitions';
@@ -79,9 +80,11 @@ export async function applyDispute(input: { ref: PaymentRef; disputeId: string; 
   return prisma.$transaction(async (tx) => {
     const p = await lockPayment(tx, input.ref);
     if (!p) return null;
+    // Only a paid charge can be disputed, so its success is on its way (events out of order). Refusing the event
+    // makes the provider deliver it again later, when the credit it holds back is there; a note here would be
+    // the dispute forgotten, and the credit kept whole.
     if (!CREDITED_STATES.includes(p.status)) {
-      await notePayment(tx, p, `dispute ${input.disputeId} opened before the payment was credited`, input.providerEventId);
-      return p.status;
+      throw new AppError('conflict', `Dispute ${input.disputeId} is for payment ${p.id}, which is not credited yet: deliver the event again once it is`);
     }
     // The close arrived first (out of order): the dispute is already over.
     if (await disputeReversed(tx, input.disputeId)) return p.status;
