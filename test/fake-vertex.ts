@@ -7,9 +7,9 @@
 //    wording);
 //  - express mode (`/v1/publishers/google/models/{m}:{action}`, no project) only with one of `apiKeys` in
 //    `x-goog-api-key` or `?key=` (400 API_KEY_INVALID otherwise, as Google answers a bad key);
-// and checks the bodies: Claude's names `anthropic_version: "vertex-2023-10-16"` and not `model`; Chat
-// Completions' `model` is a Model Garden `publisher/model` id and `stream` matches stream_options. What
-// passes these checks goes to the test's handler.
+// and checks the bodies: Claude's names `anthropic_version: "vertex-2023-10-16"` and not `model`, and has no
+// URL image sources (base64 only on Vertex); Chat Completions' `model` is a Model Garden `publisher/model` id
+// and `stream` matches stream_options. What passes these checks goes to the test's handler.
 import { startFakeUpstream, type FakeResponse, type FakeUpstream, type RecordedRequest } from './fake-upstream';
 import type { FakeGoogleToken } from './fake-google-token';
 
@@ -84,6 +84,8 @@ export function startFakeVertex(
       if (body.anthropic_version !== 'vertex-2023-10-16') return invalid('anthropic_version: Input should be \'vertex-2023-10-16\'');
       if ('model' in body) return invalid('model: Extra inputs are not permitted');
       if ((call.action === 'streamRawPredict') !== (body.stream === true)) return invalid('stream must match the method (streamRawPredict with stream: true)');
+      // Google-managed Claude takes base64 image sources only (platform.claude.com/docs "Vision").
+      if (JSON.stringify(body.messages ?? []).includes('"source":{"type":"url"')) return invalid('messages: image source type url is not supported on Vertex AI; use base64');
       return handler(req, call);
     }
     return checkGemini(call, url, body) ?? handler(req, call);

@@ -51,6 +51,7 @@ export function convertVertexRequest(req: ChatRequest, ctx: ConvertContext, at: 
       return { url: vertexExpressUrl(base, ctx.model.upstreamModel, action), method: 'POST', headers: { ...headers, 'x-goog-api-key': apiKey }, body: JSON.stringify(body) };
     }
   } else {
+    refuseImageUrls(req, ctx.model.id);
     const converted = convertMessagesBody(req, ctx);
     const { model: _inPath, ...rest } = converted.body;
     body = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest };
@@ -59,4 +60,20 @@ export function convertVertexRequest(req: ChatRequest, ctx: ConvertContext, at: 
   }
   const url = vertexModelUrl({ baseUrl: ctx.config.baseUrl, project: at.project, location: at.location, publisher: vertexPublisher(api), model: ctx.model.upstreamModel, action });
   return { url, method: 'POST', headers, body: JSON.stringify(body) };
+}
+
+/**
+ * Claude on Vertex AI takes base64 image sources only (platform.claude.com/docs "Vision", supported platforms:
+ * Google-managed Claude), where Anthropic's API also fetches URLs. Said here, before anything is sent: the
+ * next endpoint (Anthropic's API) may take the URL, and otherwise the client learns what to send instead.
+ */
+function refuseImageUrls(req: ChatRequest, modelId: string): void {
+  for (const message of req.messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      if (part.type === 'image_url' && /^https?:\/\//i.test(part.image_url.url)) {
+        throw new AppError('bad_request', `${modelId} on Vertex AI takes images as base64 data URLs (data:image/png;base64,…), not http(s) URLs`, { model: modelId });
+      }
+    }
+  }
 }

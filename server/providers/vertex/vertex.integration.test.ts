@@ -157,6 +157,13 @@ describeEachDatabase('vertex provider through the gateway', () => {
     });
   });
 
+  it('an http(s) image URL, which Claude on Vertex cannot take, is a 400 saying to send base64, before anything is sent', async () => {
+    const res = await post({ model: 'test/claude', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toContain('takes images as base64 data URLs');
+    expect(vertex.requests).toHaveLength(0);
+  });
+
   it('a signed reasoning detail is replayed to Claude as a thinking block and to Gemini as a thoughtSignature', async () => {
     scenario = 'thinking';
     const answered = await (await post({ model: 'test/claude', reasoning: { effort: 'low' }, messages: [{ role: 'user', content: '27 * 453?' }] })).json();
