@@ -3,8 +3,9 @@
 //  - authentication: a Bedrock API key as `Authorization: Bearer`, or a SigV4 signature that is recomputed
 //    here with AWS's own signer from the same secret over the signed headers, path, query and body, and
 //    compared; an unknown access key, a stale x-amz-date (AWS allows 15 minutes of skew), a missing session
-//    token or a signature that does not match get AWS's 403 (UnrecognizedClientException /
-//    InvalidSignatureException) with `x-amzn-errortype`;
+//    token, a credential scope of another region (with `region`) or of another day than x-amz-date, an unsigned
+//    `host` or a signature that does not match get AWS's 403 (UnrecognizedClientException /
+//    InvalidSignatureException / IncompleteSignatureException) with `x-amzn-errortype`;
 //  - POST /model/{modelId}/converse → the test's JSON; /converse-stream → the test's events, each encoded as
 //    an application/vnd.amazon.eventstream message with AWS's codec and written in uneven chunks so frames
 //    straddle network reads, as they do from AWS;
@@ -47,6 +48,8 @@ export interface FakeBedrockOptions {
   credentials: Record<string, { secret: string; sessionToken?: string }>;
   /** Bedrock API keys accepted as Bearer. */
   apiKeys?: string[];
+  /** The region this endpoint serves: a signature scoped to another is refused, as AWS does (default: any). */
+  region?: string;
   respond: (req: BedrockRequest) => BedrockAnswer | Promise<BedrockAnswer>;
 }
 
@@ -87,12 +90,18 @@ async function verifySigV4(options: FakeBedrockOptions, method: string, rawPath:
   const authorization = single(headers.authorization) ?? '';
   const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(authorization);
   if (!m) return { status: 403, errorType: 'IncompleteSignatureException', message: 'Authorization header requires Credential, SignedHeaders and Signature.' };
-  const [, accessKeyId, , region, service, signedHeaders] = m as unknown as string[];
+  const [, accessKeyId, scopeDate, region, service, signedHeaders] = m as unknown as string[];
   const known = options.credentials[accessKeyId!];
   if (!known) return { status: 403, errorType: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' };
   if (service !== 'bedrock') return { status: 403, errorType: 'InvalidSignatureException', message: `Credential should be scoped to correct service: 'bedrock'.` };
-  const date = parseAmzDate(single(headers['x-amz-date']) ?? '');
+  if (options.region !== undefined && region !== options.region) return { status: 403, errorType: 'InvalidSignatureException', message: `Credential should be scoped to a valid region, not '${region}'.` };
+  if (!signedHeaders!.split(';').includes('host')) return { status: 403, errorType: 'IncompleteSignatureException', message: "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization." };
+  const amzDate = single(headers['x-amz-date']) ?? '';
+  const date = parseAmzDate(amzDate);
   if (!date) return { status: 403, errorType: 'IncompleteSignatureException', message: 'Authorization header requires existence of either a X-Amz-Date or a Date header.' };
+  if (amzDate.slice(0, 8) !== scopeDate) {
+    return { status: 403, errorType: 'InvalidSignatureException', message: `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${scopeDate}' != '${amzDate.slice(0, 8)}', from '${amzDate}'.` };
+  }
   if (Math.abs(Date.now() - date.getTime()) > MAX_SKEW_MS) {
     return { status: 403, errorType: 'InvalidSignatureException', message: `Signature expired: ${single(headers['x-amz-date'])} is now earlier than the allowed window.` };
   }

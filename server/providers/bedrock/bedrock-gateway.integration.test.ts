@@ -93,6 +93,7 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
     bedrock = await startFakeBedrock({
       credentials: { AKIAFAKEBEDROCK00001: { secret: process.env.BEDROCK_TEST_SECRET, sessionToken: process.env.BEDROCK_TEST_TOKEN } },
       apiKeys: ['bedrock-api-key-1', 'bedrock-api-key-2'],
+      region: 'us-west-2',
       respond: (req) => answer(req),
     });
     anthropic = await startFakeUpstream((req) =>

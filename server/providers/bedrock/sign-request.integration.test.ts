@@ -6,7 +6,7 @@ import { createSigner, signRequest } from './sign-request';
 describe('signRequest against the fake Bedrock', () => {
   let bedrock: FakeBedrock;
   beforeAll(async () => {
-    bedrock = await startFakeBedrock({ credentials: { AKIDEXAMPLE: { secret: 'secret-1' } }, respond: () => ({ json: { output: { message: { content: [] } } } }) });
+    bedrock = await startFakeBedrock({ credentials: { AKIDEXAMPLE: { secret: 'secret-1' } }, region: 'us-east-1', respond: () => ({ json: { output: { message: { content: [] } } } }) });
   });
   afterAll(() => bedrock?.close());
 
@@ -35,5 +35,18 @@ describe('signRequest against the fake Bedrock', () => {
     expect(stale.status).toBe(403);
     expect((await stale.json()).message).toMatch(/Signature expired/);
     expect(bedrock.requests).toHaveLength(1);
+  });
+
+  it('refuses a signature scoped to another region, and one that leaves host unsigned', async () => {
+    const elsewhere = createSigner('eu-west-1', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-1' });
+    const misplaced = await send(await signRequest(elsewhere, request()));
+    expect(misplaced.status).toBe(403);
+    expect((await misplaced.json()).message).toMatch(/scoped to a valid region/);
+
+    const signed = await signRequest(createSigner('us-east-1', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-1' }), request());
+    const withoutHost = { ...signed, headers: { ...signed.headers, authorization: signed.headers.authorization!.replace(/SignedHeaders=([^,]+)/, (_, list: string) => `SignedHeaders=${list.split(';').filter((h) => h !== 'host').join(';')}`) } };
+    const unsignedHost = await send(withoutHost);
+    expect(unsignedHost.status).toBe(403);
+    expect(unsignedHost.headers.get('x-amzn-errortype')).toMatch(/^IncompleteSignatureException/);
   });
 });
