@@ -5,6 +5,7 @@ import { db } from '@/server/db';
 import type { Tx } from '@/server/ledger/post-ledger-entry';
 import { microsToUsd, usdToMicros } from '@/server/ledger/money';
 import { autoTopUpInput, type AutoTopUpInput } from './billing-inputs';
+import { maybeTriggerAutoTopUp } from './maybe-trigger-auto-top-up';
 import { defaultPaymentMethodOrThrow, defaultPaymentMethodRow } from './payment-methods';
 import { paymentProvider } from './payment-provider';
 import { toPaymentMethodDto } from './payment-dto';
@@ -54,6 +55,9 @@ export async function updateAutoTopUp(p: { accountId: string; input: AutoTopUpIn
     const after = await tx.autoTopUp.upsert({ where: { accountId: p.accountId }, create: { accountId: p.accountId, ...data }, update: data, select: auditSelect });
     await recordAudit(tx, { accountId: p.accountId, action: 'auto_top_up.update', target: { type: 'auto_top_up', id: p.accountId }, before: before ? autoTopUpAuditView(before) : null, after: autoTopUpAuditView(after) });
   });
+  // Already below the threshold (switched on again after a declined card, say): top up now. Usage would never
+  // trigger it, since a balance that low has requests refused at admission, which settle nothing.
+  if (input.enabled) await maybeTriggerAutoTopUp(p.accountId);
   return getAutoTopUp({ accountId: p.accountId });
 }
 

@@ -85,6 +85,20 @@ describeEachDatabase('auto top-up with Stripe', () => {
     expect(await balanceMicros(accountId)).toBe(4_000_000n);
   });
 
+  it('switched on while the balance is already below the threshold, it tops up at once (no usage can come: requests are refused)', async () => {
+    const u = await billingUser(0);
+    const accountId = u.user.personal_account_id;
+    await saveCard(h, 'stripe', '/users/me', u.key);
+    const on = await h.json('PUT', '/users/me/auto-top-up', u.key, { enabled: true, threshold: 5, amount: 20 });
+    expect(on.status).toBe(200);
+    await eventually(async () => expect(await balanceMicros(accountId)).toBe(20_000_000n));
+    const prisma = await db();
+    expect(await prisma.payment.count({ where: { accountId, kind: 'AUTO_TOP_UP' } })).toBe(1);
+    // Saving the settings again (above the threshold now, and within the cool-down) charges nothing more.
+    await h.json('PUT', '/users/me/auto-top-up', u.key, { enabled: true, threshold: 5, amount: 20 });
+    expect(await prisma.payment.count({ where: { accountId, kind: 'AUTO_TOP_UP' } })).toBe(1);
+  });
+
   it('a declined top-up switches auto top-up off and records why; no credit', async () => {
     const u = await billingUser(6);
     const accountId = u.user.personal_account_id;
