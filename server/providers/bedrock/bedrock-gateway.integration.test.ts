@@ -314,6 +314,27 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
     expect(last.error).toMatchObject({ code: 'rate_limit', message: 'Too many tokens, please wait before trying again.' });
   });
 
+  it('a malformed tool use or model output finishes with error, not stop, streamed or not', async () => {
+    answer = (req) =>
+      req.stream
+        ? {
+            events: [
+              { event: 'messageStart', payload: { role: 'assistant' } },
+              { event: 'contentBlockDelta', payload: { contentBlockIndex: 0, delta: { text: 'Calling' } } },
+              { event: 'contentBlockStop', payload: { contentBlockIndex: 0 } },
+              { event: 'messageStop', payload: { stopReason: 'malformed_tool_use' } },
+              { event: 'metadata', payload: { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, metrics: { latencyMs: 100 } } },
+            ],
+          }
+        : { json: converse([{ text: '{"ci' }], 'malformed_model_output') };
+    const body = await (await post({ tools: [weatherTool] })).json();
+    expect(body.choices[0].finish_reason).toBe('error');
+    const { chunks } = await readSse(await post({ stream: true, tools: [weatherTool] }));
+    const last = chunks.at(-1);
+    expect(last.choices[0].finish_reason).toBe('error');
+    expect(last.error).toMatchObject({ code: 'server_error', message: expect.stringContaining('malformed_tool_use') });
+  });
+
   it('ValidationException: 400 to the client; a too-long input is context_length_exceeded', async () => {
     answer = () => ({ status: 400, errorType: 'ValidationException', message: 'Input is too long for requested model.' });
     const res = await post({});

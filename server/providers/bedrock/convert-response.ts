@@ -3,7 +3,7 @@ import { AppError } from '@/server/errors';
 import type { ConvertedResponse, ReasoningDetail, ToolCall } from '@/server/providers/types';
 import { BEDROCK_REASONING_FORMAT } from './convert-messages';
 import { bedrockUsageSchema, convertUsage } from './convert-usage';
-import { mapFinishReason } from './map-finish-reason';
+import { mapFinishReason, stopReasonError } from './map-finish-reason';
 
 /** A Converse content block, minimally; blocks we do not translate (citations, guard content…) still parse and are skipped. */
 const contentBlockSchema = z.object({
@@ -45,6 +45,7 @@ export function convertResponse(body: unknown): ConvertedResponse {
       details.push({ type: 'reasoning.encrypted', data: block.reasoningContent.redactedContent, format: BEDROCK_REASONING_FORMAT, index: details.length });
     }
   }
+  const error = stopReasonError(stopReason);
   return {
     message: {
       role: 'assistant',
@@ -55,5 +56,6 @@ export function convertResponse(body: unknown): ConvertedResponse {
     },
     finishReason: mapFinishReason(stopReason),
     usage: convertUsage(usage ?? {}),
+    ...(error ? { error } : {}),
   };
 }

@@ -6,7 +6,7 @@ import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamCon
 import { BEDROCK_REASONING_FORMAT } from './convert-messages';
 import { convertStreamError } from './convert-error';
 import { bedrockUsageSchema, convertUsage } from './convert-usage';
-import { mapFinishReason } from './map-finish-reason';
+import { mapFinishReason, stopReasonError } from './map-finish-reason';
 
 type Data = Record<string, unknown>;
 type Block = { kind: 'tool'; index: number; sentArguments: boolean } | { kind: 'reasoning'; index: number } | { kind: 'text' };
@@ -101,6 +101,7 @@ export function createStreamConverter(): StreamConverter {
         }
         case 'messageStop':
           finishReason = mapFinishReason(asString(data.stopReason));
+          error = stopReasonError(asString(data.stopReason)) ?? error;
           return [];
         case 'metadata': {
           const parsed = bedrockUsageSchema.safeParse(data.usage);
