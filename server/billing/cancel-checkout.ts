@@ -24,8 +24,8 @@ export async function cancelCheckout(p: { paymentId: string; userId: string }): 
   if (payment.status === 'PENDING') {
     const provider = await paymentProvider();
     const session = payment.providerCheckoutId && provider.name === payment.provider ? await provider.expireCheckoutSession(payment.providerCheckoutId) : null;
-    // Paid in another tab just before: that outcome stands.
-    if (session && session.paymentStatus === 'paid') await fulfilCheckout(session, { provider: provider.name });
+    // Paid in another tab just before, or completed with a payment still clearing (a bank debit): that outcome stands.
+    if (session && (session.paymentStatus === 'paid' || session.status === 'complete')) await fulfilCheckout(session, { provider: provider.name });
     else await markPaymentFailed({ ref: { paymentId: payment.id }, reason: CHECKOUT_CANCELLED, status: 'CANCELED' });
   }
   const after = (await find())!;

@@ -83,6 +83,18 @@ describeEachDatabase('checkout with Stripe: saved card, cancel, expiry', () => {
       h.fake.autoDeliver = true;
     }
   });
+
+  it('a checkout completed with a delayed payment (a bank debit under way) is not cancelled by a late visit to the cancel page', async () => {
+    const u = await billingUser();
+    const co = await start(h, u.key, { amount: 10 });
+    h.fake.completeCheckout(co.checkout_session_id, { delayed: true });
+    await h.fake.settled();
+    expect((await cancelCheckout({ paymentId: co.payment.id, userId: u.user.id })).status).toBe('pending');
+    h.fake.settleDelayedPayment(co.checkout_session_id, false);
+    await h.fake.settled();
+    const p = (await h.json('GET', `/users/me/payments/${co.payment.id}`, u.key)).body;
+    expect(p).toMatchObject({ status: 'failed', failure_reason: 'the delayed payment failed' });
+  });
 });
 
 describeEachDatabase('checkout in the sandbox: saved card and cancel', () => {
