@@ -17,6 +17,11 @@ export function handleBillingRequest(f: FakeStripe, method: string, resource: st
       recurring: { interval: p.recurring?.interval ?? 'month', interval_count: 1 }, metadata: p.metadata ?? {}, active: true, created: now(),
     });
   }
+  if (resource === 'invoice_payments' && method === 'GET' && !id) {
+    // GET /v1/invoice_payments?payment[type]=payment_intent&payment[payment_intent]=pi_…: which invoice a payment paid.
+    const data = f.list('inpay_').filter((x) => !p.payment?.payment_intent || x.payment.payment_intent === p.payment.payment_intent);
+    return { object: 'list', data, has_more: false, url: '/v1/invoice_payments' };
+  }
   if (resource === 'subscriptions') {
     if (method === 'POST' && !id) return createSubscription(f, p);
     if (method === 'GET' && id) return f.get(id) ?? (() => { throw notFound('subscription', id); })();
@@ -44,7 +49,7 @@ function line(sub: Obj, item: Obj, quantity: number, amount: number, proration: 
 
 function invoice(f: FakeStripe, sub: Obj, billingReason: string, total: number, lines: Obj[], paid = true): Obj {
   const item = sub.items.data[0];
-  return f.put({
+  const inv = f.put({
     id: stripeId('in'), object: 'invoice', customer: sub.customer, status: paid ? 'paid' : 'open', billing_reason: billingReason, currency: item.price.currency,
     total, subtotal: total, amount_due: Math.max(0, total), amount_paid: paid ? Math.max(0, total) : 0, amount_remaining: paid ? 0 : Math.max(0, total),
     hosted_invoice_url: `https://invoice.stripe.com/i/fake/${sub.id}`, last_finalization_error: null, created: now(),
@@ -52,6 +57,18 @@ function invoice(f: FakeStripe, sub: Obj, billingReason: string, total: number, 
     parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: structuredClone(sub.metadata) } },
     lines: { object: 'list', data: lines, has_more: false },
   });
+  if (paid && total > 0) payInvoice(f, sub, inv);
+  return inv;
+}
+
+/** A paid invoice's money moves through a payment intent and its charge (refundable, disputable), linked by an invoice payment. */
+function payInvoice(f: FakeStripe, sub: Obj, inv: Obj) {
+  const pi = f.put({
+    id: stripeId('pi'), object: 'payment_intent', amount: inv.amount_paid, amount_received: inv.amount_paid, currency: inv.currency, customer: sub.customer,
+    payment_method: sub.default_payment_method, metadata: {}, status: 'succeeded', latest_charge: null, last_payment_error: null, created: now(), livemode: false,
+  });
+  f.charge(pi);
+  f.put({ id: stripeId('inpay'), object: 'invoice_payment', invoice: inv.id, amount_paid: inv.amount_paid, currency: inv.currency, is_default: true, status: 'paid', payment: { type: 'payment_intent', payment_intent: pi.id }, created: now() });
 }
 
 function createSubscription(f: FakeStripe, p: Obj): Obj {

@@ -2,7 +2,7 @@
 // ledger entries tied to the payment, once, whatever the order or repetition of events.
 import { expect, it } from 'vitest';
 import { db } from '@/server/db';
-import { balanceMicros, billingUser, useBillingHarness } from '@/test/billing-factories';
+import { balanceMicros, billingUser, organizationWith, saveCard, useBillingHarness } from '@/test/billing-factories';
 import { describeEachDatabase } from '@/test/db';
 
 describeEachDatabase('refunds and disputes with Stripe', () => {
@@ -134,6 +134,28 @@ describeEachDatabase('refunds and disputes with Stripe', () => {
     } finally {
       h.fake.autoDeliver = true;
     }
+  });
+
+  it('a refund or dispute of a subscription invoice takes back the plan credit it granted, pro rata', async () => {
+    const owner = await billingUser();
+    const org = await organizationWith(owner);
+    const base = `/organizations/${org.id}`;
+    await saveCard(h, 'stripe', base, owner.key);
+    const sub = await h.json('POST', `${base}/plan`, owner.key, { plan_id: 'teams', seats: 2 }); // $40, $10 of credit
+    expect(sub.status).toBe(201);
+    await h.fake.settled();
+    expect(await balanceMicros(org.id)).toBe(10_000_000n);
+    const invoicePayment = h.fake.list('inpay_').find((x) => x.invoice === h.fake.get(sub.body.subscription.provider_subscription_id)!.latest_invoice)!;
+    h.fake.refund(invoicePayment.payment.payment_intent, 1000); // a quarter of the invoice
+    await h.fake.settled();
+    expect(await balanceMicros(org.id)).toBe(7_500_000n);
+    const payment = (await h.json('GET', `${base}/payments`, owner.key)).body.data[0];
+    expect(payment).toMatchObject({ kind: 'subscription', status: 'partially_refunded', refunded_amount_cents: 1000 });
+    expect(await entries(payment.id)).toEqual(['PLAN_CREDIT 10000000', 'REFUND -2500000']);
+    h.fake.openDispute(invoicePayment.payment.payment_intent, 3000);
+    await h.fake.settled();
+    expect(await balanceMicros(org.id)).toBe(0n);
+    expect((await h.json('GET', `${base}/payments/${payment.id}/status`, owner.key)).body.status).toBe('disputed');
   });
 
   it('a refund of a direct purchase is matched through the payment intent', async () => {

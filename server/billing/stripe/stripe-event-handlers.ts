@@ -19,13 +19,20 @@ interface Deps {
 
 const idOf = (v: string | { id: string } | null | undefined) => (v == null ? null : typeof v === 'string' ? v : v.id);
 
-/** Our payment behind a charge's payment intent: by the stored id, else by the intent's metadata. */
+/**
+ * Our payment behind a charge's payment intent: by the stored id, else by the intent's metadata, else (a
+ * subscription invoice's charge: its payment is keyed by the invoice, record-invoice.ts) by the invoice it paid.
+ */
 async function paymentForIntent(paymentIntentId: string | null, stripe: Stripe): Promise<PaymentRef | null> {
   if (!paymentIntentId) return null;
   const prisma = await db();
   if (await prisma.payment.findUnique({ where: { providerPaymentId: paymentIntentId }, select: { id: true } })) return { providerPaymentId: paymentIntentId };
   const pi = await stripe.paymentIntents.retrieve(paymentIntentId).catch(() => null);
-  return pi?.metadata?.payment_id ? { paymentId: pi.metadata.payment_id } : null;
+  if (pi?.metadata?.payment_id) return { paymentId: pi.metadata.payment_id };
+  const paid = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: paymentIntentId }, limit: 1 });
+  const invoiceId = idOf(paid.data[0]?.invoice);
+  if (!invoiceId) return null;
+  return (await prisma.payment.findUnique({ where: { providerPaymentId: invoiceId }, select: { id: true } })) ? { providerPaymentId: invoiceId } : null;
 }
 
 async function syncFromStripe(subscriptionId: string, fallback: Stripe.Subscription | null, d: Deps, providerEventId: string) {
