@@ -105,6 +105,25 @@ describeEachDatabase('REST invites', () => {
     expect((await call('POST', '/invites/accept', lateUser.token, {})).status).toBe(400);
   });
 
+  it('revoking while the invitee accepts: one of the two wins, never both (a revoke that answers 200 means they are not in)', async () => {
+    const w = await organizationWorld('Revoke race');
+    const prisma = await db();
+    await prisma.subscription.create({ data: { organizationId: w.organizationId, planId: 'teams', status: 'ACTIVE', seats: 50, provider: 'SANDBOX' } });
+    for (let i = 0; i < 12; i++) {
+      const email = uniqueEmail('racer');
+      const invitee = await testUser('racer', email);
+      const sent = (await call('POST', invites(w.organizationId), w.owner.token, { emails: [email] })).body.data[0];
+      const [accepted, revoked] = await Promise.all([
+        call('POST', '/invites/accept', invitee.token, { token: tokenOf(sent.link) }),
+        call('DELETE', `${invites(w.organizationId)}/${sent.invite.id}`, w.owner.token),
+      ]);
+      const member = await prisma.membership.findUnique({ where: { organizationId_userId: { organizationId: w.organizationId, userId: invitee.id } } });
+      const row = await prisma.invite.findUniqueOrThrow({ where: { id: sent.invite.id } });
+      expect([accepted.status, revoked.status].sort(), `round ${i}`).toEqual(accepted.status === 200 ? [200, 409] : [200, 404]);
+      expect([row.status, !!member]).toEqual(accepted.status === 200 ? ['ACCEPTED', true] : ['REVOKED', false]);
+    }
+  });
+
   describe('seat limits', () => {
     it('free plan: at most 3 members (409 naming the limit)', async () => {
       const owner = await testUser('free-owner');
