@@ -2,7 +2,8 @@
 // Built from Microsoft's documentation (learn.microsoft.com: azure/ai-foundry/openai/reference,
 // api-version-lifecycle, concepts/content-filter; entra/identity-platform/v2-oauth2-client-creds-grant-flow):
 //  - dated API: POST /openai/deployments/{deployment}/chat/completions?api-version=… — no api-version → 404
-//    "Resource not found"; an unknown deployment → 404 DeploymentNotFound;
+//    "Resource not found"; `stream_options` with a version before 2024-09-01(-preview) → 400 "Unrecognized
+//    request argument"; an unknown deployment → 404 DeploymentNotFound;
 //  - v1 API: POST /openai/v1/chat/completions, the deployment in the body's `model`;
 //  - credentials: `api-key: <key>` or `Authorization: Bearer <token>` issued by the fake Entra endpoint and not
 //    expired → else 401, as Azure answers;
@@ -57,7 +58,12 @@ export function startFakeAzure(o: FakeAzureOptions): Promise<FakeUpstream> {
     let deployment: string | undefined;
     const dated = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(url.pathname);
     if (dated) {
-      if (!url.searchParams.get('api-version')) return azureError(404, '404', 'Resource not found');
+      const version = url.searchParams.get('api-version');
+      if (!version) return azureError(404, '404', 'Resource not found');
+      // stream_options came with 2024-09-01-preview; older versions refuse the argument.
+      if (version.slice(0, 10) < '2024-09-01' && (req.body as { stream_options?: unknown } | undefined)?.stream_options !== undefined) {
+        return { status: 400, json: { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error', param: null, code: null } } };
+      }
       deployment = decodeURIComponent(dated[1]!);
     } else if (url.pathname === '/openai/v1/chat/completions') {
       deployment = (req.body as { model?: string } | undefined)?.model;

@@ -12,7 +12,20 @@ const V1_SUFFIX = /\/openai\/v1$/;
 
 export function azureChatUrl(baseUrl: string, deployment: string, apiVersion: string | undefined): string {
   const base = baseUrl.replace(/\/+$/, '');
-  if (V1_SUFFIX.test(base)) return `${base}/chat/completions`;
-  if (apiVersion === undefined || apiVersion === 'v1') return `${base}/openai/v1/chat/completions`;
-  return `${base}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(apiVersion)}`;
+  if (!isDatedApi(base, apiVersion)) return V1_SUFFIX.test(base) ? `${base}/chat/completions` : `${base}/openai/v1/chat/completions`;
+  return `${base}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(apiVersion!)}`;
+}
+
+function isDatedApi(baseUrl: string, apiVersion: string | undefined): boolean {
+  return !V1_SUFFIX.test(baseUrl.replace(/\/+$/, '')) && apiVersion !== undefined && apiVersion !== 'v1';
+}
+
+/**
+ * `stream_options` (the final chunk's usage, which streams are billed from) arrived in the dated API with
+ * 2024-09-01-preview; 2024-10-21 is the first GA version with it. Older versions (2024-06-01, 2024-02-01…)
+ * answer 400 "Unrecognized request argument supplied: stream_options". True when streams cannot be billed
+ * on this surface and version.
+ */
+export function lacksStreamUsage(baseUrl: string, apiVersion: string | undefined): boolean {
+  return isDatedApi(baseUrl, apiVersion) && /^\d{4}-\d{2}-\d{2}/.test(apiVersion!) && apiVersion!.slice(0, 10) < '2024-09-01';
 }

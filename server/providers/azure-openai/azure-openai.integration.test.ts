@@ -27,6 +27,7 @@ describeEachDatabase('azure-openai provider', () => {
       providers: [
         { id: 'az-dated', type: 'azure-openai', base_url: azure.url, api_version: '2024-10-21', keys: [{ key: 'azure-key-1' }] },
         { id: 'az-v1', type: 'azure-openai', base_url: `${azure.url}/openai/v1`, keys: [{ key: 'azure-key-1' }] },
+        { id: 'az-old', type: 'azure-openai', base_url: azure.url, api_version: '2024-06-01', keys: [{ key: 'azure-key-1' }] },
         { id: 'az-entra', type: 'azure-openai', base_url: azure.url, api_version: '2024-10-21', tenant_id: 'contoso', client_id: 'app-1', client_secret_env: SECRET_VAR, token_url: entra.tokenUrl('contoso') },
       ],
       models: [
@@ -34,6 +35,7 @@ describeEachDatabase('azure-openai provider', () => {
         model('test/azure-v1', [['az-v1', DEPLOYMENT]]),
         model('test/azure-entra', [['az-entra', DEPLOYMENT]]),
         model('test/azure-failover', [['az-dated', 'no-such-deployment'], ['az-v1', DEPLOYMENT]]),
+        model('test/azure-old', [['az-old', DEPLOYMENT]]),
       ],
     };
   };
@@ -129,6 +131,16 @@ describeEachDatabase('azure-openai provider', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).provider).toBe('az-v1');
     expect(azure.requests.map((r) => r.path)).toEqual([`/openai/deployments/no-such-deployment/chat/completions?api-version=2024-10-21`, '/openai/v1/chat/completions']);
+  });
+
+  it('an api-version older than stream_options: its streams are a 503 naming the setting, never a 400 blaming the client', async () => {
+    expect((await post({ model: 'test/azure-old' })).status).toBe(200); // not streamed: that version serves it
+    const res = await post({ model: 'test/azure-old', stream: true });
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.error.message).toMatch(/api-version 2024-06-01.*api_version to 2024-10-21 or later/);
+    expect(body.error.metadata).toMatchObject({ provider: 'az-old' });
+    expect(azure.requests.map((r) => r.path)).toEqual([`/openai/deployments/${DEPLOYMENT}/chat/completions?api-version=2024-06-01`]); // the stream was not sent
   });
 
   it('Entra ID: one token for a burst, bearer only, and requests across several 2-second token lifetimes all succeed', { timeout: 30_000 }, async () => {

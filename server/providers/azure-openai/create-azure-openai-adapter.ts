@@ -3,7 +3,8 @@ import { convertOpenAIRequest } from '../openai/convert-request';
 import { convertOpenAIResponse } from '../openai/convert-response';
 import { createOpenAIStreamConverter } from '../openai/convert-stream';
 import type { ProviderAdapter } from '../types';
-import { azureChatUrl } from './azure-chat-url';
+import { AppError } from '@/server/errors';
+import { azureChatUrl, lacksStreamUsage } from './azure-chat-url';
 import { convertAzureError } from './convert-error';
 import type { EntraTokenSource } from './entra-token-source';
 
@@ -18,6 +19,14 @@ export function createAzureOpenAIAdapter(options: AzureOpenAIOptions = {}): Prov
   return {
     id: 'azure-openai',
     convertRequest: (req, ctx) => {
+      if (req.stream && lacksStreamUsage(ctx.config.baseUrl, options.apiVersion)) {
+        // The operator's setting, not the client's request: a 503 naming the fix (and the next endpoint may serve).
+        throw new AppError(
+          'service_unavailable',
+          `Provider "${ctx.model.provider}" uses Azure api-version ${options.apiVersion}, which cannot report a stream's token usage (stream_options): the operator must set api_version to 2024-10-21 or later, or leave it out for Azure's v1 API`,
+          { provider: ctx.model.provider },
+        );
+      }
       const request = convertOpenAIRequest(req, ctx);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       // Azure's key header; OpenAI's `authorization: Bearer <key>` is refused there. With Entra ID the
