@@ -26,6 +26,12 @@ describe('convertVertexError', () => {
     const tooLong = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' } });
     expect(convertVertexError(400, tooLong, {}).kind).toBe('context_length_exceeded');
   });
+  it('reads a google.rpc.Status wrapped in a one-element array, and a model the project has not enabled is not_found', () => {
+    const wrapped = JSON.stringify([{ error: { code: 429, message: 'Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' }] } }]);
+    expect(convertVertexError(429, wrapped, {})).toEqual({ kind: 'rate_limited', message: 'Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model', retryAfter: 7 });
+    const notEnabled = rpc(400, 'FAILED_PRECONDITION', 'Project `acme` is not allowed to use Publisher Model `projects/acme/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929`');
+    expect(convertVertexError(400, notEnabled, {}).kind).toBe('not_found');
+  });
   it('a body that is not JSON is classified by status and names Vertex AI', () => {
     expect(convertVertexError(502, '<html>Bad Gateway</html>', {})).toMatchObject({ kind: 'server_error' });
     expect(convertVertexError(404, '', {})).toEqual({ kind: 'not_found', message: 'Vertex AI answered HTTP 404' });

@@ -14,9 +14,25 @@ type Headers = Record<string, string | string[] | undefined>;
  */
 export function convertVertexError(status: number, body: string, headers: Headers): UpstreamFailure {
   if (isAnthropicErrorBody(body)) return convertAnthropicError(status, body, headers);
-  const failure = convertGeminiError(status, body, headers);
+  const failure = convertGeminiError(status, unwrapArray(body), headers);
+  // A model not enabled for the project (Model Garden) or not offered here: the endpoint's fault, not the
+  // request's, and another endpoint may serve it (as Vertex's own 404 for an unknown model does).
+  if (failure.kind === 'bad_request' && NOT_ENABLED_PATTERN.test(failure.message)) return { ...failure, kind: 'not_found' };
   // The Gemini converter's fallback names Gemini; on Vertex the upstream may as well be serving Claude.
   return failure.message.startsWith('Gemini answered HTTP') ? { ...failure, message: `Vertex AI answered HTTP ${status}` } : failure;
+}
+
+/** 400 FAILED_PRECONDITION "Project `…` is not allowed to use Publisher Model `projects/…/models/claude-…`". */
+const NOT_ENABLED_PATTERN = /is not allowed to use Publisher Model/i;
+
+/** Vertex sends some errors as a one-element JSON array, `[{"error": {…}}]`: the google.rpc.Status inside is read. */
+function unwrapArray(body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) && parsed.length === 1 ? JSON.stringify(parsed[0]) : body;
+  } catch {
+    return body;
+  }
 }
 
 function isAnthropicErrorBody(body: string): boolean {

@@ -27,8 +27,14 @@ describeEachDatabase('vertex provider through the gateway', () => {
   // Answers from the adapters' recorded fixtures: Anthropic's for Claude, Gemini's for Gemini.
   const answer = (req: RecordedRequest, call: VertexCall): FakeResponse => {
     calls.push(call);
+    if (scenario === 'not-enabled' && call.location === 'global') {
+      // Vertex's answer for a model the project has not enabled in Model Garden (sometimes wrapped in an array).
+      const error = { error: { code: 400, message: `Project \`acme-prod\` is not allowed to use Publisher Model \`projects/acme-prod/locations/global/publishers/${call.publisher}/models/${call.model}\``, status: 'FAILED_PRECONDITION' } };
+      return { status: 400, json: call.publisher === 'anthropic' ? [error] : error };
+    }
     const provider = call.publisher === 'anthropic' ? 'anthropic' : 'gemini';
-    const name = call.publisher === 'anthropic' ? ({ tools: 'tool_use' } as Record<string, string>)[scenario] ?? scenario : ({ tools: 'function_call' } as Record<string, string>)[scenario] ?? scenario;
+    const fixture = scenario === 'not-enabled' ? 'text' : scenario;
+    const name = call.publisher === 'anthropic' ? ({ tools: 'tool_use' } as Record<string, string>)[fixture] ?? fixture : ({ tools: 'function_call' } as Record<string, string>)[fixture] ?? fixture;
     if (call.action.startsWith('stream')) return { status: 200, headers: { 'content-type': 'text/event-stream' }, sse: fixtureChunks(provider, `${name}.chunks.txt`) };
     return { status: 200, json: JSON.parse(readFixture(provider, `${name}.json`)) };
   };
@@ -49,12 +55,15 @@ describeEachDatabase('vertex provider through the gateway', () => {
     return {
       providers: [
         { id: 'vertex', type: 'vertex', project: 'acme-prod', location: 'us-east5', credentials_file: token.writeKeyFile(account), base_url: vertex.url },
+        { id: 'vertex-global', type: 'vertex', project: 'acme-prod', location: 'global', credentials_file: token.writeKeyFile(account), base_url: vertex.url },
         { id: 'vertex-forged', type: 'vertex', project: 'acme-prod', location: 'global', credentials_env: 'VERTEX_FORGED_KEY', base_url: vertex.url },
       ],
       models: [
         model('test/claude', [{ provider: 'vertex', upstream: CLAUDE }]),
         model('test/gemini', [{ provider: 'vertex', upstream: GEMINI }]),
         model('test/claude-failover', [{ provider: 'vertex-forged', upstream: CLAUDE }, { provider: 'vertex', upstream: CLAUDE }]),
+        model('test/claude-global-first', [{ provider: 'vertex-global', upstream: CLAUDE }, { provider: 'vertex', upstream: CLAUDE }]),
+        model('test/gemini-global-first', [{ provider: 'vertex-global', upstream: GEMINI }, { provider: 'vertex', upstream: GEMINI }]),
       ],
     };
   };
@@ -223,6 +232,16 @@ describeEachDatabase('vertex provider through the gateway', () => {
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(token.requests).toHaveLength(2);
     expect(new Set(vertex.requests.slice(1).map((r) => r.headers.authorization)).size).toBe(1);
+  });
+
+  it('a model the project has not enabled (400 FAILED_PRECONDITION, bare or in an array) fails over to the next endpoint', async () => {
+    scenario = 'not-enabled';
+    for (const model of ['test/claude-global-first', 'test/gemini-global-first']) {
+      const res = await post({ model });
+      expect(res.status, model).toBe(200);
+      expect((await res.json()).provider).toBe('vertex');
+    }
+    expect(calls.map((c) => c.location)).toEqual(['global', 'us-east5', 'global', 'us-east5']);
   });
 
   it('a key Google refuses (invalid_grant) fails over to the next endpoint', async () => {
