@@ -18,6 +18,8 @@ export interface FakeEntra {
   /** Token requests answered 200. */
   issued: number;
   isValid(token: string): boolean;
+  /** Revokes every token issued so far (Azure then answers 401 to them). */
+  revokeAll(): void;
 }
 
 /** Issues `expiresInSeconds`-long tokens to one client (id + secret), after checking the grant's form fields. */
@@ -26,6 +28,7 @@ export async function startFakeEntra(o: { clientId: string; clientSecret: string
   const entra = {} as FakeEntra;
   entra.issued = 0;
   entra.isValid = (token) => (expiry.get(token) ?? 0) > Date.now();
+  entra.revokeAll = () => expiry.clear();
   entra.upstream = await startFakeUpstream((req) => {
     const form = new URLSearchParams(req.rawBody);
     if (!/^\/[^/]+\/oauth2\/v2\.0\/token$/.test(req.path) || req.method !== 'POST') return { status: 404, json: { error: 'not_found' } };

@@ -17,6 +17,7 @@ describeEachDatabase('azure-openai provider', () => {
   let azure: FakeUpstream;
   let entra: FakeEntra;
   let answer: (req: RecordedRequest, deployment: string) => FakeResponse = azureText;
+  const entraOptions = { clientId: 'app-1', clientSecret: 'entra-secret', expiresInSeconds: 2 };
 
   const config = (): RoutingFileInput => {
     const model = (id: string, endpoints: [provider: string, deployment: string][]) => ({
@@ -42,7 +43,7 @@ describeEachDatabase('azure-openai provider', () => {
 
   beforeAll(async () => {
     process.env[SECRET_VAR] = 'entra-secret';
-    entra = await startFakeEntra({ clientId: 'app-1', clientSecret: 'entra-secret', expiresInSeconds: 2 });
+    entra = await startFakeEntra(entraOptions);
     azure = await startFakeAzure({ deployments: [DEPLOYMENT], apiKey: 'azure-key-1', entra, answer: (req, d) => answer(req, d) });
     h = await startGatewayHarness({ routing: { config: config(), database: false } });
     key = (await fundedUser(50)).key;
@@ -141,6 +142,21 @@ describeEachDatabase('azure-openai provider', () => {
     expect(body.error.message).toMatch(/api-version 2024-06-01.*api_version to 2024-10-21 or later/);
     expect(body.error.metadata).toMatchObject({ provider: 'az-old' });
     expect(azure.requests.map((r) => r.path)).toEqual([`/openai/deployments/${DEPLOYMENT}/chat/completions?api-version=2024-06-01`]); // the stream was not sent
+  });
+
+  it('Entra ID: a token Azure refuses (401) before it expires is dropped; the next request fetches a new one', async () => {
+    entraOptions.expiresInSeconds = 3600;
+    try {
+      expect((await post({ model: 'test/azure-entra' })).status).toBe(200);
+      const issued = entra.issued;
+      entra.revokeAll();
+      expect((await post({ model: 'test/azure-entra' })).status).toBe(502);
+      const res = await post({ model: 'test/azure-entra' });
+      expect(res.status).toBe(200);
+      expect(entra.issued).toBe(issued + 1);
+    } finally {
+      entraOptions.expiresInSeconds = 2;
+    }
   });
 
   it('Entra ID: one token for a burst, bearer only, and requests across several 2-second token lifetimes all succeed', { timeout: 30_000 }, async () => {

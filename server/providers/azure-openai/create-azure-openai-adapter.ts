@@ -36,7 +36,11 @@ export function createAzureOpenAIAdapter(options: AzureOpenAIOptions = {}): Prov
     },
     convertResponse: (body) => convertOpenAIResponse(body),
     createStreamConverter: () => createOpenAIStreamConverter(),
-    convertError: convertAzureError,
+    convertError: (status, body, headers) => {
+      // A token refused before its time: the next request gets a new one rather than this one until it expires.
+      if (status === 401) options.entra?.invalidate();
+      return convertAzureError(status, body, headers);
+    },
     // Chat Completions' `n`, as at OpenAI.
     supportsChoices: () => true,
     ...(options.entra

@@ -46,6 +46,8 @@ export interface EntraTokenSourceOptions {
 export interface EntraTokenSource {
   /** A valid access token; throws AppError('service_unavailable') when none can be had. */
   token(signal: AbortSignal): Promise<string>;
+  /** Forget the cached token (Azure answered 401 to it: revoked before its time): the next request fetches one. */
+  invalidate(): void;
 }
 
 interface CachedToken {
@@ -83,6 +85,9 @@ export function createEntraTokenSource(o: EntraTokenSourceOptions): EntraTokenSo
       // The shared refresh is not tied to this caller's signal (another request may be waiting on it): only
       // this caller stops waiting when it is aborted.
       return (await raceAbort(refresh(), signal)).value;
+    },
+    invalidate() {
+      cached = null;
     },
   };
 }
