@@ -16,6 +16,7 @@ import { fixtureChunks, readFixture, startFakeUpstream, type FakeUpstream } from
 import { fundedUser, readSse, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
 const CLAUDE = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
+const NOVA = 'amazon.nova-pro-v1:0';
 const PRICES = { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 };
 const SIGNATURE = 'EqQBCkYIARgCKkA-bedrock-signature';
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -80,6 +81,7 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
         model('test/claude-keys', ['bedrock-keys']),
         model('test/claude-failover', ['bedrock', 'anthropic']),
         model('test/claude-forged', ['bedrock-forged', 'anthropic']),
+        { id: 'test/nova-keys', name: 'Nova on the keys', context_length: 300_000, max_output_tokens: 5_000, endpoints: [{ provider: 'bedrock-keys', upstream_model: NOVA, pricing: { input: 0.8, output: 3.2 } }] },
       ],
     };
   };
@@ -288,6 +290,16 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
     const alone = await post({});
     expect(alone.status).toBe(502);
     expect((await alone.json()).error.message).toContain('does not know this model');
+  });
+
+  it('access denied to one model (not granted in the account) does not cool the key: its other models are served', async () => {
+    answer = (req) => (req.modelId === CLAUDE ? { status: 403, errorType: 'AccessDeniedException', message: "You don't have access to the model with the specified model ID." } : { json: converse([{ text: 'Nova here.' }]) });
+    const denied = await post({ model: 'test/claude-keys' });
+    expect(denied.status).toBe(502);
+    expect((await denied.json()).error.message).toContain("You don't have access to the model");
+    const other = await post({ model: 'test/nova-keys' });
+    expect(other.status).toBe(200);
+    expect((await other.json()).choices[0].message.content).toBe('Nova here.');
   });
 
   it('a signature made with the wrong secret is refused 403 as AWS does, and the next endpoint serves', async () => {

@@ -16,6 +16,13 @@ const CONTEXT_LENGTH_PATTERN = /too long|context (length|window|limit)|too many 
  */
 const UNSERVED_MODEL_PATTERN = /model identifier is invalid|on-demand throughput isn.t supported/i;
 
+/**
+ * An AccessDeniedException (HTTP 403) about one model, not the credentials: "You don't have access to the
+ * model with the specified model ID." (model access not granted in this account and region) or "Model access
+ * is denied due to … AWS Marketplace actions …". The credentials serve other models: the key must not cool.
+ */
+const MODEL_ACCESS_PATTERN = /access to the model|model access is denied/i;
+
 function header(headers: Headers, name: string): string | undefined {
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
   const value = key === undefined ? undefined : headers[key];
@@ -45,6 +52,7 @@ function classify(status: number, type: string | undefined, message: string): Up
     case 'ServiceQuotaExceededException':
       return 'rate_limited';
     case 'AccessDeniedException':
+      return MODEL_ACCESS_PATTERN.test(message) ? 'not_found' : 'auth';
     case 'UnrecognizedClientException':
     case 'InvalidSignatureException':
     case 'ExpiredTokenException':
