@@ -1,12 +1,15 @@
 // POST /api/v1/organizations/{id}/invites {emails, role}: one result per email. The invite link is always
 // returned to the inviter (who may share it themselves) and also mailed when SMTP is configured. Inviting
 // an email that already has a pending invite replaces it (the old link stops working). Seats are checked
-// when an invite is accepted, not here.
+// when an invite is accepted, not here. Who is a member and which invite is replaced are decided under the
+// organization's row lock, as acceptance is (accept-invite.ts): inviting again while the old link is being
+// accepted either replaces it first (the acceptance is a 404) or sees them a member (already_member).
 import { z } from 'zod';
 import { recordAudit } from '@/server/audit/record-audit';
 import { db } from '@/server/db';
 import { generateSecret, hashSecret, TOKEN_PREFIX } from '@/server/auth/secret-token';
 import { AppError } from '@/server/errors';
+import { lockOrganizations } from '@/server/organizations/lock-organization';
 import { roleSchema, toRole } from '@/server/organizations/member-dto';
 import { assignableRoles, type Role } from '@/server/organizations/permissions';
 import { emailSchema } from '@/server/users/create-user';
@@ -33,12 +36,13 @@ export async function createInvites(p: { organizationId: string; actor: { userId
   const prisma = await db();
   const org = await prisma.organization.findUniqueOrThrow({ where: { id: p.organizationId }, select: { name: true } });
   const inviter = await prisma.user.findUniqueOrThrow({ where: { id: p.actor.userId }, select: { name: true, email: true } });
-  const members = await prisma.membership.findMany({ where: { organizationId: p.organizationId, user: { email: { in: emails } } }, select: { user: { select: { email: true } } } });
-  const memberEmails = new Set(members.map((m) => m.user.email));
   const expiresAt = new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000);
 
   const created: { email: string; invite: InviteDto; link: string }[] = [];
   await prisma.$transaction(async (tx) => {
+    await lockOrganizations(tx, [p.organizationId]);
+    const members = await tx.membership.findMany({ where: { organizationId: p.organizationId, user: { email: { in: emails } } }, select: { user: { select: { email: true } } } });
+    const memberEmails = new Set(members.map((m) => m.user.email));
     const toInvite = emails.filter((e) => !memberEmails.has(e));
     const replaced = await tx.invite.findMany({ where: { organizationId: p.organizationId, email: { in: toInvite }, status: 'PENDING' }, select: inviteSelect });
     await tx.invite.updateMany({ where: { id: { in: replaced.map((r) => r.id) } }, data: { status: 'REVOKED', revokedAt: new Date() } });

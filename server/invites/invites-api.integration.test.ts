@@ -124,6 +124,29 @@ describeEachDatabase('REST invites', () => {
     }
   });
 
+  it('inviting an email again while its old link is accepted: either the old link is replaced (404) or they joined (already_member), never both', async () => {
+    const w = await organizationWorld('Reinvite race');
+    const prisma = await db();
+    await prisma.subscription.create({ data: { organizationId: w.organizationId, planId: 'teams', status: 'ACTIVE', seats: 50, provider: 'SANDBOX' } });
+    for (let i = 0; i < 12; i++) {
+      const email = uniqueEmail('reracer');
+      const invitee = await testUser('reracer', email);
+      const sent = (await call('POST', invites(w.organizationId), w.owner.token, { emails: [email] })).body.data[0];
+      const [accepted, again] = await Promise.all([
+        call('POST', '/invites/accept', invitee.token, { token: tokenOf(sent.link) }),
+        call('POST', invites(w.organizationId), w.owner.token, { emails: [email] }),
+      ]);
+      expect(again.status, `round ${i}`).toBe(200);
+      const row = await prisma.invite.findUniqueOrThrow({ where: { id: sent.invite.id } });
+      const pending = await prisma.invite.count({ where: { organizationId: w.organizationId, email, status: 'PENDING' } });
+      if (accepted.status === 200) {
+        expect([row.status, again.body.data[0].status, pending], `round ${i}`).toEqual(['ACCEPTED', 'already_member', 0]);
+      } else {
+        expect([accepted.status, row.status, again.body.data[0].status, pending], `round ${i}`).toEqual([404, 'REVOKED', 'invited', 1]);
+      }
+    }
+  });
+
   describe('seat limits', () => {
     it('free plan: at most 3 members (409 naming the limit)', async () => {
       const owner = await testUser('free-owner');
