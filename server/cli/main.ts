@@ -1,6 +1,7 @@
 // `npm run cli -- <command> [options] [--json]`. Works with or without the server running: on PostgreSQL
 // it opens the database itself; on the embedded database it goes through the running server when there is
 // one (see server-link.ts), else opens the data directory itself.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { localOperatorName } from '@/server/audit/audit-actors';
 import { closeDatabase, openDatabase, setDatabase } from '@/server/db';
@@ -46,11 +47,18 @@ function withoutPassword(url: string): string {
   }
 }
 
-async function viaServer(port: number, token: string, name: string, args: Record<string, unknown>): Promise<CommandResult> {
-  const res = await fetch(`http://127.0.0.1:${port}${CLI_ENDPOINT}`, {
+async function viaServer(server: { pid: number; port: number; token: string }, dataDir: string, name: string, args: Record<string, unknown>): Promise<CommandResult> {
+  const res = await fetch(`http://127.0.0.1:${server.port}${CLI_ENDPOINT}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-switchboard-cli-token': token },
+    headers: { 'content-type': 'application/json', 'x-switchboard-cli-token': server.token },
     body: JSON.stringify({ command: name, args, operator: localOperatorName() }),
+  }).catch((err: Error) => {
+    // A server killed without cleaning up, its pid since reused by another process (containers reuse low pids).
+    const cause = (err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.message;
+    throw new AppError(
+      'service_unavailable',
+      `The Switchboard server recorded in ${path.join(dataDir, 'server.json')} (pid ${server.pid}, port ${server.port}) does not answer (${cause}). If no server is running, delete that file and run the command again.`,
+    );
   });
   const body = (await res.json()) as CommandResult | { error: { message: string; metadata?: { error_type?: string } } };
   if ('error' in body) throw new AppError((body.error.metadata?.error_type as 'bad_request') ?? 'internal', body.error.message);
@@ -95,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
   // memory go there whatever the database.
   const server = e.embedded || cmd.inServer ? readLiveServerInfo(e.dataDir) : null;
   if (server) {
-    result = await viaServer(server.port, server.token, name, values);
+    result = await viaServer(server, e.dataDir, name, values);
   } else if (cmd.inServer) {
     result = await cmd.inServer.withoutServer(values);
   } else {
