@@ -44,6 +44,17 @@ describe('CLI errors', () => {
     expect(failure?.stderr).not.toContain('s3cret-pw');
   }, 60_000);
 
+  it('a DATA_DIR that cannot hold the embedded database (here a file) is named in the error', async () => {
+    const file = path.join(dataDir, 'not-a-directory');
+    writeFileSync(file, '');
+    const failure = await execFileAsync(TSX, ['server/cli/main.ts', 'migrate'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: file, NODE_ENV: 'test' } }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain(`Error: Cannot open the embedded database in DATA_DIR (${file}): `);
+  }, 60_000);
+
   it('a server.json whose server does not answer (killed, its pid reused) is named with what to do, not "fetch failed"', async () => {
     const stale = mkdtempSync(path.join(tmpdir(), 'sb-cli-stale-'));
     try {

@@ -108,9 +108,11 @@ async function main(argv: string[]): Promise<number> {
     result = await cmd.inServer.withoutServer(values);
   } else {
     const database = await openDatabase({ databaseUrl: e.DATABASE_URL, dataDir: e.dataDir, poolSize: 2, log: json ? () => {} : (l) => console.error(l) }).catch((err: unknown) => {
-      // pg's own text ("connect ECONNREFUSED 127.0.0.1:5432") does not say which setting to fix.
-      if (!e.DATABASE_URL || isAppError(err)) throw err;
-      throw new AppError('service_unavailable', `Cannot open the database at DATABASE_URL (${withoutPassword(e.DATABASE_URL)}): ${(err as Error)?.message ?? err}`);
+      // pg's and fs's own texts ("connect ECONNREFUSED 127.0.0.1:5432", "EEXIST: file already exists, mkdir …")
+      // do not say which setting to fix.
+      if (isAppError(err)) throw err;
+      const where = e.DATABASE_URL ? `the database at DATABASE_URL (${withoutPassword(e.DATABASE_URL)})` : `the embedded database in DATA_DIR (${e.dataDir})`;
+      throw new AppError('service_unavailable', `Cannot open ${where}: ${(err as Error)?.message ?? err}`);
     });
     setDatabase(database);
     try {
