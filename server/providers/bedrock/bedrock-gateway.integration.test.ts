@@ -347,6 +347,26 @@ describeEachDatabase('provider type bedrock (Converse, SigV4, event stream)', ()
     expect(last.error).toMatchObject({ code: 'server_error', message: expect.stringContaining('malformed_tool_use') });
   });
 
+  it('an event type newer than this code is skipped, as AWS SDKs skip unknown members: the answer completes', async () => {
+    answer = () => ({
+      events: [
+        { event: 'messageStart', payload: { role: 'assistant' } },
+        { event: 'contentBlockDelta', payload: { contentBlockIndex: 0, delta: { text: 'Still ' } } },
+        { event: 'contentBlockAnnotation', payload: { contentBlockIndex: 0, annotation: { kind: 'new' } } },
+        { event: 'contentBlockDelta', payload: { contentBlockIndex: 0, delta: { text: 'here.' } } },
+        { event: 'contentBlockStop', payload: { contentBlockIndex: 0 } },
+        { event: 'messageStop', payload: { stopReason: 'end_turn' } },
+        { event: 'metadata', payload: { usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 }, metrics: { latencyMs: 90 } } },
+      ],
+    });
+    const { chunks, done } = await readSse(await post({ stream: true }));
+    expect(done).toBe(true);
+    expect(chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join('')).toBe('Still here.');
+    const last = chunks.at(-1);
+    expect(last.error).toBeUndefined();
+    expect(last.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 3 });
+  });
+
   it('ValidationException: 400 to the client; a too-long input is context_length_exceeded', async () => {
     answer = () => ({ status: 400, errorType: 'ValidationException', message: 'Input is too long for requested model.' });
     const res = await post({});

@@ -44,5 +44,14 @@ describe('bedrock createStreamConverter', () => {
     const failed = createStreamConverter();
     failed.push(ev('internalServerException', { message: 'oops' }));
     expect(failed.error).toEqual({ code: 'server_error', message: 'oops' });
+    const errorFrame = createStreamConverter();
+    errorFrame.push(ev('error', { code: 'ThrottlingException', message: 'Rate exceeded' }));
+    expect(errorFrame).toMatchObject({ done: true, error: { code: 'rate_limit', message: 'Rate exceeded' } });
+  });
+
+  it('an event type it does not know is skipped, not read as an exception', () => {
+    const c = createStreamConverter();
+    expect(c.push(ev('contentBlockAnnotation', { contentBlockIndex: 0 }))).toEqual([]);
+    expect(c).toMatchObject({ done: false, error: null });
   });
 });

@@ -1,12 +1,14 @@
 // ConverseStream events (API_runtime_ConverseStream "Response Syntax"; decoded from the binary event stream
 // by parse-event-stream.ts) → OpenAI-shaped deltas: messageStart, contentBlockStart (tool use only),
 // contentBlockDelta (text, toolUse.input, reasoningContent text/signature/redactedContent), contentBlockStop,
-// messageStop (stopReason) and metadata (usage), or an exception event that ends the stream.
+// messageStop (stopReason) and metadata (usage), or an exception event that ends the stream; an event type
+// this code does not know is skipped.
 import type { FinishReason, MidStreamError, NormalizedUsage, SseEvent, StreamConverter, StreamDelta } from '@/server/providers/types';
 import { BEDROCK_REASONING_FORMAT } from './convert-messages';
 import { convertStreamError } from './convert-error';
 import { bedrockUsageSchema, convertUsage } from './convert-usage';
 import { mapFinishReason, stopReasonError } from './map-finish-reason';
+import { ERROR_EVENT } from './parse-event-stream';
 
 type Data = Record<string, unknown>;
 type Block = { kind: 'tool'; index: number; sentArguments: boolean } | { kind: 'reasoning'; index: number } | { kind: 'text' };
@@ -14,8 +16,19 @@ type Block = { kind: 'tool'; index: number; sentArguments: boolean } | { kind: '
 const asRecord = (value: unknown): Data => (typeof value === 'object' && value !== null ? (value as Data) : {});
 const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** The stream's event types; any other event is an exception (its name is the exception type). */
+/** The stream's event types. */
 const STREAM_EVENTS = new Set(['messageStart', 'contentBlockStart', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata']);
+
+/**
+ * The exception type of a frame that is not one of the stream's events: an exception frame is named by its
+ * type, and every exception of the union ends in "Exception" (throttlingException, modelStreamErrorException…);
+ * an error frame carries its code. Null for any other name: an event type newer than this code, skipped as
+ * AWS's SDKs skip a union member they do not know ($UnknownMember), rather than ending a good answer.
+ */
+function exceptionType(name: string, data: Data): string | null {
+  if (name === ERROR_EVENT) return asString(data.code) ?? 'unknownError';
+  return /exception$/i.test(name) ? name : null;
+}
 
 /**
  * Tool calls get OpenAI's sequential index (0, 1, …), not Bedrock's contentBlockIndex, which also counts
@@ -78,7 +91,9 @@ export function createStreamConverter(): StreamConverter {
         return [];
       }
       if (!STREAM_EVENTS.has(name)) {
-        error = convertStreamError(name || 'unknown exception', asString(data.message) ?? asString(data.Message));
+        const exception = exceptionType(name, data);
+        if (exception === null) return [];
+        error = convertStreamError(exception, asString(data.message) ?? asString(data.Message));
         done = true;
         return [];
       }

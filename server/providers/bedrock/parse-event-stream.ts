@@ -4,7 +4,7 @@
 // checked, with AWS's own codec. Each becomes an event named by its headers, its payload as data:
 //   :message-type event     → { event: :event-type (messageStart, contentBlockDelta, …), data: payload JSON }
 //   :message-type exception → { event: :exception-type (throttlingException, …), data: payload JSON {message} }
-//   :message-type error     → { event: :error-code, data: {"message": :error-message} }
+//   :message-type error     → { event: "error" (ERROR_EVENT), data: {"code": :error-code, "message": :error-message} }
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { SseEvent, StreamParser } from '@/server/providers/types';
@@ -21,11 +21,14 @@ const headerText = (headers: Headers, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+/** The name given to `:message-type error` frames (their code goes in the data): no event type is named so. */
+export const ERROR_EVENT = 'error';
+
 function toEvent(frame: Uint8Array): SseEvent {
   const { headers, body } = codec.decode(frame);
   const messageType = headerText(headers, ':message-type');
   if (messageType === 'error') {
-    return { event: headerText(headers, ':error-code') ?? 'unknownError', data: JSON.stringify({ message: headerText(headers, ':error-message') }) };
+    return { event: ERROR_EVENT, data: JSON.stringify({ code: headerText(headers, ':error-code'), message: headerText(headers, ':error-message') }) };
   }
   const name = messageType === 'exception' ? headerText(headers, ':exception-type') : headerText(headers, ':event-type');
   return { event: name ?? 'unknownEvent', data: toUtf8(body) };
