@@ -32,6 +32,21 @@ describe('convertVertexError', () => {
     const notEnabled = rpc(400, 'FAILED_PRECONDITION', 'Project `acme` is not allowed to use Publisher Model `projects/acme/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929`');
     expect(convertVertexError(400, notEnabled, {}).kind).toBe('not_found');
   });
+  it("never passes the operator's project id or number on to the client", () => {
+    const cases = [
+      ['Project `acme-prod-42` is not allowed to use Publisher Model `projects/acme-prod-42/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929`', 'Project `…` is not allowed to use Publisher Model `projects/…/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929`'],
+      ['Permission denied on resource project acme-prod-42.', 'Permission denied on resource project ….'],
+      ["Vertex AI API has not been used in project 123456789012 before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/aiplatform.googleapis.com/overview?project=123456789012", 'Vertex AI API has not been used in project … before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/aiplatform.googleapis.com/overview?project=…'],
+      ["Quota exceeded for quota metric 'Generate content requests' of service 'aiplatform.googleapis.com' for consumer 'projects/123456789012'.", "Quota exceeded for quota metric 'Generate content requests' of service 'aiplatform.googleapis.com' for consumer 'projects/…'."],
+    ];
+    for (const [message, shown] of cases) {
+      const failure = convertVertexError(403, rpc(403, 'PERMISSION_DENIED', message), {});
+      expect(failure.message).toBe(shown);
+      expect(failure.message).not.toMatch(/acme-prod-42|123456789012/);
+    }
+    const claude = JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'model not found in projects/acme-prod-42/locations/us-east5' } });
+    expect(convertVertexError(404, claude, {}).message).toBe('model not found in projects/…/locations/us-east5');
+  });
   it('a body that is not JSON is classified by status and names Vertex AI', () => {
     expect(convertVertexError(502, '<html>Bad Gateway</html>', {})).toMatchObject({ kind: 'server_error' });
     expect(convertVertexError(404, '', {})).toEqual({ kind: 'not_found', message: 'Vertex AI answered HTTP 404' });

@@ -13,6 +13,12 @@ type Headers = Record<string, string | string[] | undefined>;
  * so the body decides, not the model: one request can meet either.
  */
 export function convertVertexError(status: number, body: string, headers: Headers): UpstreamFailure {
+  const failure = classify(status, body, headers);
+  // Messages reach clients; the operator's Google Cloud project is none of their business.
+  return { ...failure, message: withoutProjectIds(failure.message) };
+}
+
+function classify(status: number, body: string, headers: Headers): UpstreamFailure {
   if (isAnthropicErrorBody(body)) return convertAnthropicError(status, body, headers);
   const failure = convertGeminiError(status, unwrapArray(body), headers);
   // A model not enabled for the project (Model Garden) or not offered here: the endpoint's fault, not the
@@ -20,6 +26,18 @@ export function convertVertexError(status: number, body: string, headers: Header
   if (failure.kind === 'bad_request' && NOT_ENABLED_PATTERN.test(failure.message)) return { ...failure, kind: 'not_found' };
   // The Gemini converter's fallback names Gemini; on Vertex the upstream may as well be serving Claude.
   return failure.message.startsWith('Gemini answered HTTP') ? { ...failure, message: `Vertex AI answered HTTP ${status}` } : failure;
+}
+
+/**
+ * Google's messages name the project (id or number) as `projects/acme/…`, "Project `acme`", "consumer
+ * 'projects/123'", "resource project acme", "in project 123456": each becomes "…".
+ */
+export function withoutProjectIds(message: string): string {
+  return message
+    .replace(/\bprojects\/[^/\s`'"]+/gi, 'projects/…')
+    .replace(/\b(project\s*)([`'"])[^`'"]*\2/gi, '$1$2…$2')
+    .replace(/\b((?:resource|in|for)\s+project\s+)[a-z0-9][a-z0-9-]*[a-z0-9]/gi, '$1…')
+    .replace(/([?&]project=)[^&\s#]+/gi, '$1…');
 }
 
 /** 400 FAILED_PRECONDITION "Project `…` is not allowed to use Publisher Model `projects/…/models/claude-…`". */

@@ -32,6 +32,10 @@ describeEachDatabase('vertex provider through the gateway', () => {
       const error = { error: { code: 400, message: `Project \`acme-prod\` is not allowed to use Publisher Model \`projects/acme-prod/locations/global/publishers/${call.publisher}/models/${call.model}\``, status: 'FAILED_PRECONDITION' } };
       return { status: 400, json: call.publisher === 'anthropic' ? [error] : error };
     }
+    if (scenario === 'disabled-api') {
+      const message = 'Vertex AI API has not been used in project 123456789012 before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/aiplatform.googleapis.com/overview?project=123456789012 then retry.';
+      return { status: 400, json: { error: { code: 400, message: `${message} (projects/acme-prod)`, status: 'INVALID_ARGUMENT' } } };
+    }
     const provider = call.publisher === 'anthropic' ? 'anthropic' : 'gemini';
     const fixture = scenario === 'not-enabled' ? 'text' : scenario;
     const name = call.publisher === 'anthropic' ? ({ tools: 'tool_use' } as Record<string, string>)[fixture] ?? fixture : ({ tools: 'function_call' } as Record<string, string>)[fixture] ?? fixture;
@@ -242,6 +246,17 @@ describeEachDatabase('vertex provider through the gateway', () => {
       expect((await res.json()).provider).toBe('vertex');
     }
     expect(calls.map((c) => c.location)).toEqual(['global', 'us-east5', 'global', 'us-east5']);
+  });
+
+  it("an error from Vertex reaches the client without the operator's project id or number", async () => {
+    scenario = 'disabled-api';
+    for (const model of ['test/claude', 'test/gemini']) {
+      const res = await post({ model });
+      const text = await res.text();
+      expect(res.status, text).toBe(400);
+      expect(text).toContain('Vertex AI API has not been used in project … before');
+      expect(text).not.toMatch(/acme-prod|123456789012/);
+    }
   });
 
   it('a key Google refuses (invalid_grant) fails over to the next endpoint', async () => {
