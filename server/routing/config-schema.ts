@@ -95,7 +95,23 @@ export const providerConfigSchema = providerObjectSchema.superRefine((entry, ctx
   if (entry.type === 'bedrock' && entry.region === undefined && entry.base_url === undefined) {
     ctx.addIssue({ code: 'custom', path: ['region'], message: 'a bedrock provider needs a region (e.g. us-east-1) or a base_url' });
   }
+  // A SigV4 signature names its region: a base_url whose host does not (bedrock-runtime.<region>.…) would be signed
+  // for a guessed one, which AWS refuses. Bedrock API keys are not signed, so they need none.
+  if (entry.type === 'bedrock' && entry.region === undefined && entry.base_url !== undefined && !entry.keys?.length && bedrockRegionOfHost(entry.base_url) === null) {
+    ctx.addIssue({ code: 'custom', path: ['region'], message: 'this base_url does not name an AWS region (bedrock-runtime.<region>.…): set region (e.g. us-east-1) for the signature, or use Bedrock API keys' });
+  }
 });
+
+/** The region a Bedrock endpoint's host names (`bedrock-runtime.<region>.…`, VPC endpoints included), or null. */
+export function bedrockRegionOfHost(baseUrl: string): string | null {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return null;
+  }
+  return /bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\./.exec(host)?.[1] ?? null;
+}
 
 export const pricingSchema = z
   .object({

@@ -24,4 +24,12 @@ describe('type: bedrock in the routing table', () => {
     expect(compile({ base_url: 'https://vpce-1.bedrock-runtime.us-west-2.vpce.amazonaws.com', keys: [{ key: 'k' }] }).baseUrl).toBe('https://vpce-1.bedrock-runtime.us-west-2.vpce.amazonaws.com');
     expect(providerConfigSchema.safeParse({ id: 'b', type: 'bedrock' }).error?.issues[0]).toMatchObject({ path: ['region'] });
   });
+
+  it('a signed provider whose base_url names no region must say which (it was signed for us-east-1 unasked)', () => {
+    const proxy = { id: 'b', type: 'bedrock', base_url: 'https://bedrock.internal.example.com' };
+    expect(providerConfigSchema.safeParse(proxy).error?.issues[0]).toMatchObject({ path: ['region'], message: expect.stringMatching(/does not name an AWS region/) });
+    expect(providerConfigSchema.safeParse({ ...proxy, region: 'eu-west-3' }).success).toBe(true);
+    expect(providerConfigSchema.safeParse({ ...proxy, keys: [{ key: 'ABSK' }] }).success).toBe(true); // API keys are not signed
+    expect(providerConfigSchema.safeParse({ id: 'b', type: 'bedrock', base_url: 'https://vpce-1.bedrock-runtime.us-west-2.vpce.amazonaws.com' }).success).toBe(true);
+  });
 });

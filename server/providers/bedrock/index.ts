@@ -1,7 +1,7 @@
 import { AppError } from '@/server/errors';
 import type { ProviderAdapter } from '@/server/providers/types';
 import type { BuiltAdapter } from '@/server/routing/compile-provider';
-import type { ProviderConfigEntry } from '@/server/routing/config-schema';
+import { bedrockRegionOfHost, type ProviderConfigEntry } from '@/server/routing/config-schema';
 import { convertError } from './convert-error';
 import { bedrockBaseUrl, convertRequest } from './convert-request';
 import { convertResponse } from './convert-response';
@@ -34,11 +34,13 @@ export function createBedrockAdapter(options: { region: string; credentials?: Aw
   };
 }
 
-/** The region a VPC or test endpoint's host names (bedrock-runtime.<region>.…), else us-east-1 (the signature needs one). */
+/**
+ * The region a VPC or test endpoint's host names (bedrock-runtime.<region>.…). The schema refuses a signed provider
+ * whose base_url names none without a region; us-east-1 is only ever used by unsigned Bedrock API keys.
+ */
 function regionOf(entry: ProviderConfigEntry): string {
   if (entry.region) return entry.region;
-  const host = entry.base_url ? new URL(entry.base_url).hostname : '';
-  return /bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\./.exec(host)?.[1] ?? 'us-east-1';
+  return (entry.base_url ? bedrockRegionOfHost(entry.base_url) : null) ?? 'us-east-1';
 }
 
 /** ADAPTER_FACTORIES' entry for `type: bedrock`: credentials are read when the routing table is built (each reload). */
