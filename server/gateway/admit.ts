@@ -132,10 +132,27 @@ function afterReservation(rt: Runtime, a: Admission, policy: AccountPolicy, subj
 
 /** The route's primary changed (policy): its key order and converted request are made again. */
 function preparePrimary(rt: Runtime, route: Route): void {
-  const primary = route.candidates[0]!;
-  const keys = keyOrder(primary, rt.health, route.affinity);
-  route.first = prepareAttempt(primary, keys[0], route.req);
-  route.firstKeys = keys[0] ? (keys as RoutingKey[]) : undefined;
+  Object.assign(route, firstThatCarries(rt, route.candidates, route.req, route.affinity));
+}
+
+/**
+ * The primary is the first endpoint whose format can carry the request (a Claude-on-Vertex endpoint takes no image
+ * URL, an old Azure api-version no streamed usage…): the ones before it are dropped, as failover skips them, so
+ * the next endpoint serves instead of the request being refused. None can: the first one's error (a 400).
+ */
+function firstThatCarries(rt: Runtime, all: RouteCandidate[], req: ChatRequest, affinity: string | undefined): Pick<Route, 'candidates' | 'first' | 'firstKeys'> {
+  let refusal: unknown;
+  for (let i = 0; i < all.length; i++) {
+    const keys = keyOrder(all[i]!, rt.health, affinity);
+    try {
+      const first = prepareAttempt(all[i]!, keys[0], req);
+      return { candidates: i === 0 ? all : all.slice(i), first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      refusal ??= err;
+    }
+  }
+  throw refusal;
 }
 
 /**
@@ -290,11 +307,8 @@ async function prepare(rt: Runtime, t: ChatTransport, format: WireFormat, author
   const candidates: RouteCandidate[] = images || files ? plan.candidates.filter((c) => (!images || c.model.supportsImages) && (!files || c.model.supportsPdf)) : plan.candidates;
   const taskId = t.header('x-task-id') ?? req.prompt_cache_key ?? req.user;
   const affinity = taskId ? `${model.id}\u0000${taskId}` : undefined;
-  // Convert before reserving: a request the provider cannot take is refused without touching the ledger.
-  const primary = candidates[0]!;
-  const keys = keyOrder(primary, rt.health, affinity);
-  const first = prepareAttempt(primary, keys[0], req);
-  return { req, model, route: { candidates, req, affinity, first, firstKeys: keys[0] ? (keys as RoutingKey[]) : undefined, trace: t.trace } };
+  // Convert before reserving: a request no endpoint can take is refused without touching the ledger.
+  return { req, model, route: { ...firstThatCarries(rt, candidates, req, affinity), req, affinity, trace: t.trace } };
 }
 
 /**

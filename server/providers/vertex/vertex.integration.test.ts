@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { RoutingFileInput } from '@/server/routing/config-schema';
 import { describeEachDatabase } from '@/test/db';
 import { startFakeGoogleToken, type FakeGoogleToken, type FakeServiceAccount } from '@/test/fake-google-token';
-import { fixtureChunks, readFixture, type FakeResponse, type FakeUpstream, type RecordedRequest } from '@/test/fake-upstream';
+import { fixtureChunks, readFixture, startFakeUpstream, type FakeResponse, type FakeUpstream, type RecordedRequest } from '@/test/fake-upstream';
 import { startFakeVertex, type VertexCall } from '@/test/fake-vertex';
 import { fundedUser, readSse, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
@@ -18,6 +18,7 @@ const GEMINI = 'gemini-2.5-pro';
 describeEachDatabase('vertex provider through the gateway', () => {
   let token: FakeGoogleToken;
   let vertex: FakeUpstream;
+  let direct: FakeUpstream; // an OpenAI-compatible endpoint after Vertex, which takes image URLs
   let h: GatewayHarness;
   let key: string;
   let account: FakeServiceAccount;
@@ -61,6 +62,7 @@ describeEachDatabase('vertex provider through the gateway', () => {
         { id: 'vertex', type: 'vertex', project: 'acme-prod', location: 'us-east5', credentials_file: token.writeKeyFile(account), base_url: vertex.url },
         { id: 'vertex-global', type: 'vertex', project: 'acme-prod', location: 'global', credentials_file: token.writeKeyFile(account), base_url: vertex.url },
         { id: 'vertex-forged', type: 'vertex', project: 'acme-prod', location: 'global', credentials_env: 'VERTEX_FORGED_KEY', base_url: vertex.url },
+        { id: 'direct', type: 'openai-compatible', base_url: `${direct.url}/v1`, keys: [{ key: 'sk-direct' }] },
       ],
       models: [
         model('test/claude', [{ provider: 'vertex', upstream: CLAUDE }]),
@@ -68,6 +70,7 @@ describeEachDatabase('vertex provider through the gateway', () => {
         model('test/claude-failover', [{ provider: 'vertex-forged', upstream: CLAUDE }, { provider: 'vertex', upstream: CLAUDE }]),
         model('test/claude-global-first', [{ provider: 'vertex-global', upstream: CLAUDE }, { provider: 'vertex', upstream: CLAUDE }]),
         model('test/gemini-global-first', [{ provider: 'vertex-global', upstream: GEMINI }, { provider: 'vertex', upstream: GEMINI }]),
+        model('test/claude-then-direct', [{ provider: 'vertex', upstream: CLAUDE }, { provider: 'direct', upstream: 'claude-sonnet' }]),
       ],
     };
   };
@@ -76,12 +79,14 @@ describeEachDatabase('vertex provider through the gateway', () => {
     token = await startFakeGoogleToken({ lifetimeSeconds: 60 });
     account = token.createServiceAccount('acme-prod');
     vertex = await startFakeVertex(token, answer);
+    direct = await startFakeUpstream(() => ({ status: 200, json: JSON.parse(readFixture('openai', 'text.json')) }));
     h = await startGatewayHarness({ routing: { config: config(), database: false } });
     key = (await fundedUser(50)).key;
   });
   afterAll(async () => {
     await h?.close();
     await vertex?.close();
+    await direct?.close();
     await token?.close();
     delete process.env.VERTEX_FORGED_KEY;
   });
@@ -175,6 +180,19 @@ describeEachDatabase('vertex provider through the gateway', () => {
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toContain('takes images as base64 data URLs');
     expect(vertex.requests).toHaveLength(0);
+  });
+
+  it('a request its first endpoint cannot carry (an image URL for Claude on Vertex) is served by the next one', async () => {
+    const image = { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } };
+    const res = await post({ model: 'test/claude-then-direct', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, image] }] });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.provider).toBe('direct');
+    expect(vertex.requests).toHaveLength(0);
+    expect(direct.requests.at(-1)?.body).toMatchObject({ model: 'claude-sonnet', messages: [{ content: [{ type: 'text' }, image] }] });
+    // A data URL, which Vertex takes, still goes to Vertex first.
+    const inline = await post({ model: 'test/claude-then-direct', messages: [{ role: 'user', content: [{ type: 'text', text: 'And this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] });
+    expect((await inline.json()).provider).toBe('vertex');
   });
 
   it('a signed reasoning detail is replayed to Claude as a thinking block and to Gemini as a thoughtSignature', async () => {
