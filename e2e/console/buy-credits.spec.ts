@@ -18,6 +18,13 @@ test('credits bought through the sandbox checkout raise the balance', async ({ c
   await page.getByLabel('Amount (USD)').fill('2');
   await page.getByRole('button', { name: 'Continue to checkout' }).click();
   await expect(page.getByText('The amount must be at least $5')).toBeVisible();
+  // Not a number, or finer than a cent: said in words a buyer can act on, not zod's ("received NaN").
+  await page.getByLabel('Amount (USD)').fill('abc');
+  await page.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(page.getByText('Enter an amount in US dollars, such as 25')).toBeVisible();
+  await page.getByLabel('Amount (USD)').fill('10.999');
+  await page.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(page.getByText('Use at most two decimals (cents)')).toBeVisible();
   await page.getByRole('button', { name: '$25' }).click();
   await page.getByRole('button', { name: 'Continue to checkout' }).click();
 

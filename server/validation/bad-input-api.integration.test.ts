@@ -56,7 +56,7 @@ describeEachDatabase('bad input is a 400, never a 500', () => {
 
   it('refuses money beyond the micro-dollar or out of range', async () => {
     const u = await fundedUser(1);
-    await expect400(await call('POST', '/api-keys', u.key, { name: 'tiny', credit_limit: 0.0000001 }), /credit_limit: has at most six decimals/);
+    await expect400(await call('POST', '/api-keys', u.key, { name: 'tiny', credit_limit: 0.0000001 }), /credit_limit: Use at most six decimals/);
     await expect400(await call('POST', '/api-keys', u.key, { name: 'huge', credit_limit: 1e300 }), /credit_limit/);
     const ok = await call('POST', '/api-keys', u.key, { name: 'exact', credit_limit: 0.000001 });
     expect(ok.status).toBe(201);

@@ -63,9 +63,11 @@ export function coercedInstant() {
 export function usdNumber(p: { min: number; max: number; decimals: 2 | 6; minMessage?: string; maxMessage?: string; exclusiveMin?: boolean }) {
   const scale = 10 ** p.decimals;
   const unit = p.decimals === 2 ? 'two decimals (cents)' : 'six decimals (micro-dollars)';
-  let n = z.number().finite();
-  n = p.exclusiveMin ? n.gt(p.min, p.minMessage) : n.min(p.min, p.minMessage);
-  return n.max(p.max, p.maxMessage).refine((v) => Math.abs(v * scale - Math.round(v * scale)) < 1e-6, `has at most ${unit}`);
+  // A console form's Number('abc') is NaN: say what to type instead of zod's "expected number, received NaN".
+  let n = z.number({ error: (issue) => (typeof issue.input === 'number' && Number.isNaN(issue.input) ? 'Enter an amount in US dollars, such as 25' : undefined) }).finite();
+  const usd = (v: number) => `${v < 0 ? '-' : ''}$${Math.abs(v).toLocaleString('en-US')}`;
+  n = p.exclusiveMin ? n.gt(p.min, p.minMessage ?? `Enter an amount above ${usd(p.min)}`) : n.min(p.min, p.minMessage ?? `Enter at least ${usd(p.min)}`);
+  return n.max(p.max, p.maxMessage ?? `Enter at most ${usd(p.max)}`).refine((v) => Math.abs(v * scale - Math.round(v * scale)) < 1e-6, `Use at most ${unit}`);
 }
 
 export const MAX_JSON_DEPTH = 64;
