@@ -54,6 +54,14 @@ function EditKeyForm({ apiKey, onClose }: { apiKey: Key; onClose: () => void }) 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    // Number('7.5O') is NaN, which JSON sends as null: "remove the limit". Refuse a typo here instead.
+    const notANumber = (text: string) => text.trim() !== '' && !Number.isFinite(Number(text));
+    const local: Record<string, string> = {};
+    if (notANumber(limit)) local.credit_limit = 'Enter an amount in US dollars, or leave it empty for no limit';
+    if (notANumber(rpm)) local.rate_limit_rpm = 'Enter a whole number, or leave it empty for the server default';
+    if (notANumber(tpm)) local.rate_limit_tpm = 'Enter a whole number, or leave it empty for no limit';
+    setErrors(local);
+    if (Object.keys(local).length) return;
     const allowed = models.split(/[\n,]+/).map((m) => m.trim()).filter(Boolean);
     const creditLimit = limit.trim() === '' ? null : Number(limit);
     const expiresAt = expiry ? new Date(`${expiry}T23:59:59`).toISOString() : null;

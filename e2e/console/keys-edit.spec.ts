@@ -157,3 +157,26 @@ test.describe('in New York', () => {
     expect((await call('openai/gpt-4o-mini')).status()).toBe(200);
   });
 });
+
+test('a typo in a limit is refused at the field, not saved as "no limit"', async ({ consolePage: page, apiKey }) => {
+  await page.goto('/keys');
+  const row = page.getByRole('row', { name: new RegExp(apiKey.name) });
+  await row.getByRole('button', { name: `Edit key ${apiKey.name}` }).click();
+  let dialog = page.getByRole('dialog', { name: 'Edit API key' });
+  await dialog.getByLabel('Spend limit').fill('5');
+  await dialog.getByLabel('Requests per minute').fill('60');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(row).toContainText('of $5.00 in total');
+
+  await row.getByRole('button', { name: `Edit key ${apiKey.name}` }).click();
+  dialog = page.getByRole('dialog', { name: 'Edit API key' });
+  await dialog.getByLabel('Spend limit').fill('7.5O'); // the letter O for a zero
+  await dialog.getByLabel('Requests per minute').fill('6o');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog.getByText('Enter an amount in US dollars, or leave it empty for no limit')).toBeVisible();
+  await expect(dialog.getByText('Enter a whole number, or leave it empty for the server default')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row).toContainText('of $5.00 in total');
+  await row.getByRole('button', { name: `Edit key ${apiKey.name}` }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit API key' }).getByLabel('Requests per minute')).toHaveValue('60');
+});
