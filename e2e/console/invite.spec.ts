@@ -37,10 +37,14 @@ test('an invite accepted in a second browser adds the member', async ({ consoleP
   await expect(teammatePage.getByRole('heading', { name: 'Join Invite Labs' })).toBeVisible();
   await teammatePage.getByRole('button', { name: 'Accept invite' }).click();
   await expect(teammatePage.getByText('Welcome to Invite Labs.')).toBeVisible();
-  await teammatePage.goto('/overview');
-  await teammatePage.getByRole('button', { name: /^Account:/ }).click();
-  await teammatePage.getByRole('button', { name: /Invite Labs/ }).click();
+  // The way on is a button, not a URL to type: it opens the console on the organization just joined.
+  await teammatePage.getByRole('button', { name: 'Open Invite Labs' }).click();
+  await expect(teammatePage).toHaveURL(/\/overview$/);
   await expect(teammatePage.getByRole('button', { name: /^Account:/ })).toContainText('Invite Labs');
+  // The account switcher goes back to the personal account.
+  await teammatePage.getByRole('button', { name: /^Account:/ }).click();
+  await teammatePage.getByRole('button', { name: /Personal/ }).click();
+  await expect(teammatePage.getByRole('button', { name: /^Account:/ })).toContainText('Personal');
   await other.close();
 
   await page.reload();
