@@ -15,7 +15,7 @@ export function LowBalanceNotice({ balance }: { balance: RouterOutputs['billing'
   if (!balance.isDepleted && (available === null || available >= LOW_BALANCE_USD)) return null;
   const title = balance.isDepleted ? 'No credit left' : 'Your balance is low';
   const body = balance.isDepleted
-    ? 'New requests are refused (402) until credit is added.'
+    ? 'Requests to paid models are refused (402) until credit is added; free ones still work.'
     : `${formatUsd(available)} available. Requests are refused once it runs out.`;
   return (
     <Notice
