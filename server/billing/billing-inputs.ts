@@ -71,13 +71,22 @@ export const listPaymentsQuery = listQuery.extend({
 });
 export type ListPaymentsQuery = z.infer<typeof listPaymentsQuery>;
 
+export const MAX_SEATS = 10_000;
+
+// The plans page shows these under its Seats field, by themselves: sentences, not zod's "Too small: expected number to be >=1".
+const seatCount = z
+  .number({ error: (issue) => (typeof issue.input === 'number' && Number.isNaN(issue.input) ? 'Enter a number of seats' : undefined) })
+  .int('Enter a whole number of seats')
+  .min(1, 'Enter at least 1 seat')
+  .max(MAX_SEATS, `Enter at most ${MAX_SEATS.toLocaleString('en-US')} seats`);
+
 export const subscribeInput = z.object({
   plan_id: safeString().min(1).max(64),
-  seats: z.number().int().min(1).max(10_000).optional().describe('Default: the current member count'),
+  seats: seatCount.optional().describe('Default: the current member count'),
 });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
 
-export const seatsInput = z.object({ seats: z.number().int().min(1).max(10_000) });
+export const seatsInput = z.object({ seats: seatCount });
 
 /** Keyset cursor over (createdAt, id), newest first. */
 export function encodeCursor(row: { createdAt: Date; id: string }): string {
