@@ -23,7 +23,14 @@ export type ModelKind = (typeof MODEL_KINDS)[number];
 /** Provider types with an embeddings API (OpenAI's shape, or Gemini's batchEmbedContents). */
 export const EMBEDDING_PROVIDER_TYPES: ReadonlySet<ProviderType> = new Set<ProviderType>(['openai', 'openai-compatible', 'gemini']);
 
-const usdPerMillion = z.number().min(0, 'a price cannot be negative').max(100_000, 'a price above $100,000 per million tokens is surely a typo');
+// A blank or non-numeric form field reaches the schema as null (JSON has no NaN): say what to type, not zod's
+// "expected number, received null". Other wrong types keep zod's words ("expected number, received string").
+const blank = (input: unknown) => input === null || (typeof input === 'number' && Number.isNaN(input));
+const requiredNumber = (what: string) => z.number({ error: (issue) => (blank(issue.input) ? `enter ${what}` : undefined) });
+const usdPerMillion = requiredNumber('a price in US dollars per million tokens (0 for free)')
+  .min(0, 'a price cannot be negative')
+  .max(100_000, 'a price above $100,000 per million tokens is surely a typo');
+const tokenCount = () => requiredNumber('a number of tokens').int('a whole number of tokens').positive('a number of tokens above 0');
 
 export const keyConfigSchema = z
   .object({
@@ -130,24 +137,24 @@ export const endpointConfigSchema = z
     provider: z.string().regex(PROVIDER_ID, 'endpoint provider: a provider id'),
     upstream_model: z
       .string()
-      .min(1)
+      .min(1, "enter the provider's own model id")
       .max(200)
       .describe("The provider's own model id (vertex: gemini-…, claude-…@…, or a Model Garden publisher/model such as meta/llama-3.3-70b-instruct-maas for the OpenAI-compatible endpoint)"),
     pricing: pricingSchema,
     /** Defaults to the model's. */
-    context_length: z.number().int().positive().optional(),
-    max_output_tokens: z.number().int().positive().optional(),
+    context_length: tokenCount().optional(),
+    max_output_tokens: tokenCount().optional(),
   })
   .strict();
 
 export const modelConfigSchema = z
   .object({
     id: z.string().regex(MODEL_ID, 'model id: author/slug, e.g. acme/fast'),
-    name: z.string().min(1).max(200),
+    name: z.string().min(1, 'enter a name').max(200),
     description: z.string().max(2000).default(''),
     kind: z.enum(MODEL_KINDS).default('chat'),
-    context_length: z.number().int().positive().max(100_000_000),
-    max_output_tokens: z.number().int().positive().max(100_000_000),
+    context_length: tokenCount().max(100_000_000),
+    max_output_tokens: tokenCount().max(100_000_000),
     supports_reasoning: z.boolean().default(false),
     supports_images: z.boolean().default(false),
     /** Takes PDF documents (`{"type":"file"}` parts); without it such a request is answered 400. */
