@@ -30,6 +30,7 @@ test('buys credits through the sandbox checkout page', async ({ page, request, a
 
   await page.goto(url);
   await expect(page.getByRole('note')).toContainText('Sandbox checkout');
+  await expect(page.getByRole('note')).toContainText('confirming adds credit for free');
   await expect(page.getByRole('heading', { name: 'Buy $25.00 of credits' })).toBeVisible();
 
   // A declined card: the page says so and nothing is credited.
@@ -58,4 +59,14 @@ test('buys credits through the sandbox checkout page', async ({ page, request, a
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
   expect(await balance()).toBeCloseTo(before + 25, 6);
+});
+
+test('saving a card on the sandbox page does not promise credit', async ({ page, request, apiBaseURL }) => {
+  const headers = { authorization: `Bearer ${key}` };
+  const created = await request.post(`${apiBaseURL}/users/me/payment-method/setup-session`, { data: {}, headers });
+  expect(created.status(), await created.text()).toBe(201);
+  await page.goto((await created.json()).url);
+  await expect(page.getByRole('heading', { name: 'Save a card for later payments' })).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('the card is saved, and nothing is charged or credited now');
+  await expect(page.getByRole('note')).not.toContainText('adds credit');
 });

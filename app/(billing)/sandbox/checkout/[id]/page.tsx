@@ -34,7 +34,7 @@ export default async function SandboxCheckoutPage({ params, searchParams }: { pa
     <div className="w-full max-w-md">
       <p role="note" className="mb-4 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
         <strong className="font-semibold">Sandbox checkout.</strong> This server has no payment provider configured, so no real money moves:
-        confirming adds credit for free. Use a test card below.
+        {view.mode === 'payment' ? ' confirming adds credit for free.' : ' the card is saved, and nothing is charged or credited now.'} Use a test card below.
       </p>
       <Card>
         <h1 className="text-xl font-semibold tracking-tight text-foreground">{title}</h1>
