@@ -21,6 +21,9 @@ import { Button } from '@/components/ui/button';
 type Member = RouterOutputs['organization']['members'][number];
 type RoleName = Member['role'];
 
+/** The role as a person is called in a sentence: "… is now a billing manager", not "a billing". */
+const ROLE_NOUN: Record<string, string> = { owner: 'an owner', admin: 'an admin', billing: 'a billing manager', member: 'a member' };
+
 const monthStart = () => {
   const d = new Date();
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString();
@@ -55,7 +58,7 @@ export function MembersSection() {
         if (ctx?.previous) queryClient.setQueryData(key, ctx.previous);
         toast(errorMessage(err), 'error');
       },
-      onSuccess: (m) => toast(`${m.name || m.email} is now ${m.role === 'admin' ? 'an' : 'a'} ${m.role}`),
+      onSuccess: (m) => toast(`${m.name || m.email} is now ${ROLE_NOUN[m.role] ?? m.role}`),
       onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
     }),
   );

@@ -51,6 +51,8 @@ test('an invite accepted in a second browser adds the member', async ({ consoleP
   const members = page.getByRole('region', { name: 'Members' });
   await expect(members.getByRole('row', { name: /Team Mate/ })).toContainText(teammate.email);
   await expect(members.getByRole('combobox', { name: 'Role of Team Mate' })).toHaveValue('admin');
+  await members.getByRole('combobox', { name: 'Role of Team Mate' }).selectOption('billing');
+  await expect(page.getByText('Team Mate is now a billing manager')).toBeVisible();
   await expect(page.getByText('0 pending', { exact: true })).toBeVisible();
   await expect(page.getByTestId('seats')).toContainText('2 of 3');
   await captureJourney(page, 'console-organization');
