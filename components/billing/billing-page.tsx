@@ -45,7 +45,7 @@ export function BillingPage() {
       ) : (
         <dl className="grid gap-4 sm:grid-cols-3" data-testid="balance">
           <Stat label="Balance" value={b ? formatUsd(b.balance) : <Skeleton className="h-7 w-24" />} tone={b?.isDepleted ? 'warning' : undefined} detail={b && b.reserved > 0 ? `${formatUsd(b.reserved)} held by the gateway for requests in flight` : 'Available for new requests'} />
-          <Stat label="Paid credit" value={b ? formatUsd(b.paid) : <Skeleton className="h-7 w-20" />} detail="Bought with checkout, saved card or auto top-up" />
+          <Stat label="Paid credit" value={b ? formatUsd(b.paid) : <Skeleton className="h-7 w-20" />} detail="Bought, or included with a plan" />
           <Stat label="Promotional credit" value={b ? formatUsd(b.promotional) : <Skeleton className="h-7 w-20" />} detail="Spent before paid credit" />
         </dl>
       )}
