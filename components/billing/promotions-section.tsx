@@ -44,7 +44,7 @@ export function PromotionsSection() {
       <div className="grid gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
         {can('billing:manage') ? (
           <form onSubmit={submit} noValidate className="flex items-start gap-2">
-            <TextField id="promo-code" label="Promotion code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="WELCOME10" autoCapitalize="characters" maxLength={64} error={error} className="flex-1" />
+            <TextField id="promo-code" label="Promotion code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="Enter a code" autoCapitalize="characters" maxLength={64} error={error} className="flex-1" />
             <Button type="submit" variant="secondary" className="mt-7" disabled={redeem.isPending}>
               {redeem.isPending ? 'Redeeming…' : 'Redeem'}
             </Button>

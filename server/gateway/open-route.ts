@@ -146,7 +146,12 @@ export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signa
     transient = false;
     candidates: for (const candidate of route.candidates) {
       const provider = candidate.endpoint.provider;
-      if (provider.adapter.local) return { ...prepare(candidate, undefined), response: null, attempts };
+      if (provider.adapter.local) {
+        // Served in process (echo): one attempt, which the usage record and GET /generation count.
+        const prepared = prepare(candidate, undefined);
+        attempts.push({ provider: provider.id, key: null, model: candidate.model.id, status: 200 });
+        return { ...prepared, response: null, attempts };
+      }
       const keys = pass === 0 && route.firstKeys && candidate === route.first?.candidate ? route.firstKeys : keyOrder(candidate, deps.health, route.affinity);
       for (const key of keys) {
         if (!within()) break candidates;

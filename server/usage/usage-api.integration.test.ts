@@ -166,6 +166,7 @@ describeEachDatabase('REST usage and generation', () => {
       task_id: 'task-42',
       error: null,
       byok: false,
+      attempts: 1, // served in process (echo): one attempt all the same
     });
     expect(mine.body.data.latency).toEqual(expect.any(Number));
     expect(mine.body.data.request_id).toBe(res.headers.get('x-request-id'));
