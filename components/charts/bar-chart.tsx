@@ -16,7 +16,7 @@ export function BarChart({
   unit: AxisUnit;
 }) {
   const totals = labels.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
-  const ticks = niceTicks(Math.max(0, ...totals));
+  const ticks = niceTicks(Math.max(0, ...totals), undefined, unit);
   const max = ticks.max;
   const slot = PLOT_W / Math.max(1, labels.length);
   const width = Math.max(1, Math.min(slot * 0.7, 28));

@@ -19,7 +19,7 @@ export function LineChart({
   max?: number;
 }) {
   const all = series.flatMap((s) => s.values.filter((v): v is number => v !== null));
-  const ticks = niceTicks(fixedMax ?? Math.max(0, ...all));
+  const ticks = niceTicks(fixedMax ?? Math.max(0, ...all), undefined, unit);
   const max = ticks.max;
   const step = PLOT_W / Math.max(1, labels.length);
   const x = (i: number) => i * step + step / 2;

@@ -25,6 +25,15 @@ describe('niceTicks', () => {
     expect(niceTicks(Number.NaN).max).toBe(1);
   });
 
+  it('counts (tokens, requests) step by whole numbers: an empty chart is 0–1, never 0.25 tokens', () => {
+    expect(niceTicks(0, 4, 'count').values).toEqual([1, 0]);
+    expect(niceTicks(3, 4, 'count').values).toEqual([3, 2, 1, 0]);
+    expect(niceTicks(10, 4, 'count').values).toEqual([10, 5, 0]);
+    expect(niceTicks(1230, 4, 'count').values).toEqual([1500, 1000, 500, 0]);
+    expect(niceTicks(0.004, 4, 'count').values).toEqual([1, 0]);
+    for (let max = 0; max < 200; max += 7) for (const v of niceTicks(max, 4, 'count').values) expect(Number.isInteger(v), `${max}: ${v}`).toBe(true);
+  });
+
   it('for many maxima in every unit: covers the data, and every label parses back to its tick value', () => {
     const units: AxisUnit[] = ['usd', 'count', 'ms', 'ratio'];
     let seed = 7;

@@ -13,12 +13,17 @@ export interface Ticks {
 
 const STEPS = [1, 2, 2.5, 5, 10];
 
-/** Ticks from 0 to at least `dataMax`, about `target` intervals (3–5 for the default 4). */
-export function niceTicks(dataMax: number, target = 4): Ticks {
-  const top = Number.isFinite(dataMax) && dataMax > 0 ? dataMax : 1;
+/**
+ * Ticks from 0 to at least `dataMax`, about `target` intervals (3–5 for the default 4). `unit: 'count'` (tokens,
+ * requests) steps by whole numbers only: no "0.25 tokens" on an empty chart, no 7.5 between 5 and 10.
+ */
+export function niceTicks(dataMax: number, target = 4, unit?: AxisUnit): Ticks {
+  const whole = unit === 'count';
+  // A count's axis reaches 1 at least, so a whole step (1 at the smallest) is always among STEPS × 10ⁿ.
+  const top = Number.isFinite(dataMax) && dataMax > 0 ? (whole ? Math.max(1, dataMax) : dataMax) : 1;
   const raw = top / target;
   const exp = 10 ** Math.floor(Math.log10(raw));
-  const step = STEPS.map((s) => s * exp).find((s) => s >= raw * (1 - 1e-9))!;
+  const step = STEPS.map((s) => s * exp).find((s) => s >= raw * (1 - 1e-9) && (!whole || (s >= 1 && Number.isInteger(s))))!;
   const count = Math.max(1, Math.ceil(top / step - 1e-9));
   const values: number[] = [];
   for (let i = count; i >= 0; i--) values.push(roundTo(i * step, decimalsOf(step)));
