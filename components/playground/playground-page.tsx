@@ -114,7 +114,8 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
                 value={input}
                 onChange={(e) => setInput(e.target.value)}
                 onKeyDown={onKeyDown}
-                placeholder="Send a message (Enter to send, Shift+Enter for a new line)"
+                placeholder="Send a message"
+                aria-describedby="pg-message-keys"
                 className="block max-h-48 min-h-11 flex-1 resize-y rounded-xl border border-border-strong bg-background px-3 py-2.5 text-sm leading-6 text-foreground placeholder:text-muted focus-visible:outline-2 focus-visible:outline-ring"
               />
               {chat.streaming ? (
@@ -127,6 +128,10 @@ export function PlaygroundPage({ initialModel }: { initialModel?: string }) {
                 </Button>
               )}
             </div>
+            {/* Keyboard help for keyboards; on a phone it would crowd the box and mean little. */}
+            <p id="pg-message-keys" className="mt-1.5 hidden text-xs text-muted sm:block">
+              Enter sends, Shift+Enter starts a new line
+            </p>
           </form>
         </section>
         <aside aria-label="Settings" className="h-fit rounded-2xl border border-border bg-surface-raised p-5 shadow-xs lg:order-none">

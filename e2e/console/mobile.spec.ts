@@ -175,6 +175,9 @@ test('at 390 px every row action is on screen and clickable, and the playground 
   await visit(page, '/playground', 'Playground');
   const message = page.getByLabel('Message');
   const replies = page.getByRole('article', { name: 'Reply from switchboard/echo' });
+  // A short placeholder, and keyboard help (Enter, Shift+Enter) left to keyboards: it was clipped in the box here.
+  await expect(message).toHaveAttribute('placeholder', 'Send a message');
+  await expect(page.getByText('Enter sends, Shift+Enter starts a new line')).toBeHidden();
   // Never scrolled by the test: the box and its Send button must be on screen where the page leaves them.
   for (let turn = 1; turn <= 6; turn++) {
     await expectReachable(message, { scroll: false });

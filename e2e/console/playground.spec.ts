@@ -8,6 +8,7 @@ test('the playground streams replies with tokens, cost and reasoning', async ({ 
   await page.getByRole('link', { name: 'Playground' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Playground' })).toBeVisible();
   await page.getByLabel('Model').selectOption('openai/gpt-4o-mini');
+  await expect(page.getByLabel('Message')).toHaveAccessibleDescription('Enter sends, Shift+Enter starts a new line');
   await page.getByLabel('Message').fill('Say hello');
   await page.getByLabel('Message').press('Enter');
 
