@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AppError, badRequestFromZod } from '@/server/errors';
 import { checkRoutingFile } from './check-routing-file';
-import { keyConfigSchema, modelConfigSchema, providerConfigSchema, providerObjectSchema, type ModelConfigEntry, type ProviderConfigEntry } from './config-schema';
+import { BEDROCK_REGION_GUESSED, bedrockRegionGuessed, keyConfigSchema, modelConfigSchema, providerConfigSchema, providerObjectSchema, type ModelConfigEntry, type ProviderConfigEntry } from './config-schema';
 import { OUTPUT_ONLY_FIELDS } from './routing-dto';
 import type { ProviderInput, ProviderKeyInput } from './routing-store';
 
@@ -51,6 +51,7 @@ export function parseProviderInput(raw: unknown, pathId?: string): ProviderInput
     });
   }
   const provider = parseOrThrow(providerConfigSchema, entry);
+  if (bedrockRegionGuessed(provider)) throw new AppError('bad_request', `region: ${BEDROCK_REGION_GUESSED}`, { field: 'region' });
   const keys: ProviderKeyInput[] = provider.keys.map((k, i) => (kept.has(i) ? { id: k.id!, weight: k.weight, keep: true } : k));
   return { ...provider, keys };
 }

@@ -13,7 +13,7 @@ import type { ProviderAdapter } from '@/server/providers/types';
 import { buildVertexAdapter } from '@/server/providers/vertex/build-vertex-adapter';
 import { checkAdminCredentialsFile } from './admin-credentials-file';
 import { ECHO_BASE_URL, PUBLIC_BASE_URLS } from './builtin-providers';
-import type { EntrySource, KeyConfig, ProviderConfigEntry, ProviderType } from './config-schema';
+import { BEDROCK_REGION_GUESSED, bedrockRegionGuessed, type EntrySource, type KeyConfig, type ProviderConfigEntry, type ProviderType } from './config-schema';
 import { providerSettingsOf, type RoutingKey, type RoutingProvider } from './routing-table';
 
 // Adapters hold no per-provider state (base URL and key come with each request's ProviderConfig, headers are
@@ -122,6 +122,7 @@ export function compileProvider(entry: ProviderConfigEntry, o: CompileProviderOp
     keys.push(Object.freeze({ id, ref: `${entry.id}/${id}`, apiKey, weight: k.weight, ...(k.key_env !== undefined ? { keyEnv: k.key_env } : {}) }));
   });
 
+  if (bedrockRegionGuessed(entry)) o.warnings.push(`${o.source} provider "${entry.id}": ${BEDROCK_REGION_GUESSED}; signing for us-east-1 meanwhile`);
   const confined = confineAdminCredentialsFile(entry, o);
   const built = ADAPTER_FACTORIES[entry.type]?.(confined.entry, o.readVar);
   if (built && confined.problem) built.credentials = { configured: false, missing: confined.problem };

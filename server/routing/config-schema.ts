@@ -102,12 +102,18 @@ export const providerConfigSchema = providerObjectSchema.superRefine((entry, ctx
   if (entry.type === 'bedrock' && entry.region === undefined && entry.base_url === undefined) {
     ctx.addIssue({ code: 'custom', path: ['region'], message: 'a bedrock provider needs a region (e.g. us-east-1) or a base_url' });
   }
-  // A SigV4 signature names its region: a base_url whose host does not (bedrock-runtime.<region>.…) would be signed
-  // for a guessed one, which AWS refuses. Bedrock API keys are not signed, so they need none.
-  if (entry.type === 'bedrock' && entry.region === undefined && entry.base_url !== undefined && !entry.keys?.length && bedrockRegionOfHost(entry.base_url) === null) {
-    ctx.addIssue({ code: 'custom', path: ['region'], message: 'this base_url does not name an AWS region (bedrock-runtime.<region>.…): set region (e.g. us-east-1) for the signature, or use Bedrock API keys' });
-  }
 });
+
+/**
+ * A bedrock provider that signs (no Bedrock API keys) with neither a region nor a base_url naming one
+ * (bedrock-runtime.<region>.…): its requests are signed for us-east-1, a guess. The admin API refuses such a new
+ * entry; a file's or a stored one is built as before, with a warning (a proxy in us-east-1 works that way).
+ */
+export function bedrockRegionGuessed(entry: Pick<ProviderConfigEntry, 'type' | 'region' | 'base_url' | 'keys'>): boolean {
+  return entry.type === 'bedrock' && entry.region === undefined && entry.base_url !== undefined && !entry.keys?.length && bedrockRegionOfHost(entry.base_url) === null;
+}
+
+export const BEDROCK_REGION_GUESSED = 'this base_url does not name an AWS region (bedrock-runtime.<region>.…): set region (e.g. us-east-1) for the signature, or use Bedrock API keys';
 
 /** The region a Bedrock endpoint's host names (`bedrock-runtime.<region>.…`, VPC endpoints included), or null. */
 export function bedrockRegionOfHost(baseUrl: string): string | null {

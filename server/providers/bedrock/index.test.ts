@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileProvider } from '@/server/routing/compile-provider';
+import { parseProviderInput } from '@/server/routing/admin-input';
 import { providerConfigSchema } from '@/server/routing/config-schema';
 
 const compile = (entry: object, vars: Record<string, string> = {}) =>
@@ -25,11 +26,16 @@ describe('type: bedrock in the routing table', () => {
     expect(providerConfigSchema.safeParse({ id: 'b', type: 'bedrock' }).error?.issues[0]).toMatchObject({ path: ['region'] });
   });
 
-  it('a signed provider whose base_url names no region must say which (it was signed for us-east-1 unasked)', () => {
+  it('a signed provider whose base_url names no region is refused by the admin API and warned about when built (it was signed for us-east-1 unasked)', () => {
     const proxy = { id: 'b', type: 'bedrock', base_url: 'https://bedrock.internal.example.com' };
-    expect(providerConfigSchema.safeParse(proxy).error?.issues[0]).toMatchObject({ path: ['region'], message: expect.stringMatching(/does not name an AWS region/) });
-    expect(providerConfigSchema.safeParse({ ...proxy, region: 'eu-west-3' }).success).toBe(true);
-    expect(providerConfigSchema.safeParse({ ...proxy, keys: [{ key: 'ABSK' }] }).success).toBe(true); // API keys are not signed
-    expect(providerConfigSchema.safeParse({ id: 'b', type: 'bedrock', base_url: 'https://vpce-1.bedrock-runtime.us-west-2.vpce.amazonaws.com' }).success).toBe(true);
+    expect(() => parseProviderInput(proxy)).toThrow(/^region: this base_url does not name an AWS region/);
+    expect(parseProviderInput({ ...proxy, region: 'eu-west-3' }).region).toBe('eu-west-3');
+    expect(parseProviderInput({ ...proxy, keys: [{ key: 'ABSK' }] }).keys).toHaveLength(1); // API keys are not signed
+    expect(parseProviderInput({ id: 'b', type: 'bedrock', base_url: 'https://vpce-1.bedrock-runtime.us-west-2.vpce.amazonaws.com' }).region).toBeUndefined();
+    // A file's (or a stored) entry keeps working as before, with a warning saying what to set.
+    const warnings: string[] = [];
+    const built = compileProvider(providerConfigSchema.parse(proxy), { source: 'file', readVar: (name) => ({ AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 'secret' })[name], warnings });
+    expect(built.configured).toBe(true);
+    expect(warnings).toEqual([expect.stringMatching(/^file provider "b": this base_url does not name an AWS region.*signing for us-east-1 meanwhile$/)]);
   });
 });

@@ -35,8 +35,8 @@ export function createBedrockAdapter(options: { region: string; credentials?: Aw
 }
 
 /**
- * The region a VPC or test endpoint's host names (bedrock-runtime.<region>.…). The schema refuses a signed provider
- * whose base_url names none without a region; us-east-1 is only ever used by unsigned Bedrock API keys.
+ * The region a VPC or test endpoint's host names (bedrock-runtime.<region>.…), else us-east-1 (the signature needs
+ * one; a signed provider that leaves it to this guess is warned about when built, and refused by the admin API).
  */
 function regionOf(entry: ProviderConfigEntry): string {
   if (entry.region) return entry.region;
