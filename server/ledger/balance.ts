@@ -3,6 +3,7 @@ import { db } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { microsToUsd } from './money';
 import { postLedgerEntry, type LedgerKind } from './post-ledger-entry';
+import { withDeadlockRetry } from './deadlock-retry';
 
 export interface Balance {
   accountId: string;
@@ -68,7 +69,8 @@ export interface GrantCreditsInput {
 export async function grantCredits(input: GrantCreditsInput) {
   if (input.amountMicros === 0n) throw new AppError('bad_request', 'Amount must not be zero');
   const prisma = await db();
-  const posted = await prisma.$transaction(async (tx) => {
+  // A deadlock victim changed nothing: its transaction runs again (the idempotency key keeps it once).
+  const posted = await withDeadlockRetry(() => prisma.$transaction(async (tx) => {
     const entry = await postLedgerEntry(tx, {
       accountId: input.accountId,
       kind: input.kind ?? 'ADJUSTMENT',
@@ -87,6 +89,6 @@ export async function grantCredits(input: GrantCreditsInput) {
       });
     }
     return entry;
-  });
+  }));
   return posted;
 }

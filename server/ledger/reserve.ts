@@ -9,6 +9,7 @@ import { database } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { refuseByPolicy, refuseDisabledKey, refuseReservation } from './reservation-refusals';
 import { RESERVE_SQL } from './reserve-sql';
+import { withDeadlockRetry } from './deadlock-retry';
 
 export type LimitReset = 'NEVER' | 'DAILY' | 'WEEKLY' | 'MONTHLY';
 
@@ -135,20 +136,6 @@ export interface ReservationRow {
 }
 
 /** Decides `requests` in one statement; the result's i-th row answers requests[i]. */
-/**
- * PostgreSQL may abort this statement as a deadlock victim (40P01) when a concurrent settlement holds an account
- * row it re-locks (found by the ledger property test on PostgreSQL, seed -2122087020). The statement is atomic:
- * aborted, it changed nothing, so it is run again (up to 3 times) instead of failing the request.
- */
-async function withDeadlockRetry<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (err) {
-      if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
-    }
-  }
-}
 
 export async function reserveInOneStatement(requests: readonly ReservationRequest[], now: Date): Promise<ReservationRow[]> {
   const items = requests.map((r, ord) => ({
