@@ -3,6 +3,7 @@
 import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTypescript from 'eslint-config-next/typescript';
+import { ISOLATED_TEST_FILES } from './test/isolated-test-files.mjs';
 
 // Dependencies point one way: app → server/{http,trpc} → server/<domain> → server/db (STYLE.md). Pages,
 // route handlers and tRPC procedures reach data only through a service, never through the client.
@@ -44,6 +45,23 @@ export default defineConfig([
     name: 'switchboard/tests',
     files: ['**/*.test.ts', 'test/**', 'e2e/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Test files share their worker's module cache (vitest.config.ts, isolate: false): a module mock would stay
+    // in it for the files that run next. A file that must mock is listed in test/isolated-test-files.mjs.
+    name: 'switchboard/no-module-mocks-in-shared-tests',
+    files: ['**/*.test.ts'],
+    ignores: ISOLATED_TEST_FILES,
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'hoisted'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'Test files share a module cache; list this file in test/isolated-test-files.mjs to mock modules, or pass the dependency in.',
+        })),
+      ],
+    },
   },
   {
     // Playwright fixtures hand values over with a callback named `use`, which the React hooks rule
