@@ -30,7 +30,7 @@ export default defineConfig({
   use: {
     baseURL: process.env.E2E_BASE_URL,
     screenshot: 'on',
-    trace: 'retain-on-failure',
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
