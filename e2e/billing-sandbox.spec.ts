@@ -2,17 +2,13 @@
 // checkout, the buyer pays on the sandbox's own checkout page (a declined card first, then 4242…), lands
 // on the return page, and the balance has risen by the amount — once. The key comes from the CLI, which
 // reaches the server's embedded database through it (as in e2e/api/providers.spec.ts).
-import { execFileSync } from 'node:child_process';
 import { captureJourney } from './a11y';
-import { expect, test } from './fixtures';
+import { expect, runCli, test } from './fixtures';
 
 let key = '';
 
 test.beforeAll(() => {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e`, which starts the server');
-  const cli = (...args: string[]) =>
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/cli/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const cli = runCli;
   const email = `billing-${Date.now()}@example.com`;
   cli('user:create', '--email', email, '--password', 'password123');
   key = JSON.parse(cli('key:create', '--email', email, '--json').trim().split('\n').at(-1)!).key;

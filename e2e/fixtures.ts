@@ -1,7 +1,25 @@
 // The base every spec imports `test` and `expect` from. Later specs extend it further (signed-in pages,
 // API keys, fake upstreams): `export const test = base.extend<{ user: User }>({ ... })`.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * `npm run cli -- <args>` against the server under test (its embedded database, through the server's /internal/cli
+ * link), returning what it printed. Runs the build's bundle of the CLI (dist/cli.js, made by `npm run build` with
+ * the server's): starting it takes half the time of compiling server/cli/main.ts with tsx, and every console
+ * test's fixtures call it.
+ */
+export function runCli(...args: string[]): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e`, which starts the server');
+  return execFileSync(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+}
+
+/** runCli with --json: the JSON document the command printed last. */
+export function runCliJson(...args: string[]): any {
+  return JSON.parse(runCli(...args, '--json').trim().split('\n').at(-1)!);
+}
 
 /** A user created through the public sign-up endpoint (not signed in anywhere yet). */
 export interface E2eUser {

@@ -15,7 +15,7 @@ function newest(p) {
 }
 
 export function buildReason(root) {
-  const outputs = ['.next/BUILD_ID', 'dist/server.js'].map((f) => path.join(root, f));
+  const outputs = ['.next/BUILD_ID', 'dist/server.js', 'dist/cli.js'].map((f) => path.join(root, f));
   const missing = outputs.filter((f) => !existsSync(f));
   if (missing.length) return 'no build found';
   const builtAt = Math.min(...outputs.map((f) => statSync(f).mtimeMs));

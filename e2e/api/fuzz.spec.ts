@@ -5,9 +5,8 @@
 // another origin (403).
 import http from 'node:http';
 import net from 'node:net';
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
-import { expect, signInThroughUi, test } from '../fixtures';
+import { expect, runCli, signInThroughUi, test } from '../fixtures';
 import { appRoutes, auth, badMethods, body, contentType, messagesBody, nativeBody, openApiRoutes, PAGES, query, responsesBody, segment, transfer, trpcRoutes, type RouteTemplate } from './malformed-requests';
 
 const ANSWER_WITHIN_MS = 15_000;
@@ -73,10 +72,7 @@ let sessionCookie = '';
 let routes: RouteTemplate[] = [];
 
 test.beforeAll(async ({ request, browser, baseURL }) => {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e`');
-  const cli = (...args: string[]) =>
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/cli/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const cli = runCli;
   const email = `fuzz-${Date.now()}@example.com`;
   cli('user:create', '--email', email, '--password', 'password123');
   cli('credits:grant', '--email', email, '--amount', '5');

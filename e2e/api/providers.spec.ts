@@ -1,16 +1,12 @@
 // Each provider family through the real production server (dist/server.js), the way an SDK would call it.
 // The server's providers point at a local fake replaying each provider's recorded wire format
 // (scripts/e2e.mjs). The key comes from the CLI, which reaches the server's embedded database through it.
-import { execFileSync } from 'node:child_process';
-import { expect, test } from '../fixtures';
+import { expect, runCli, test } from '../fixtures';
 
 let key = '';
 
 test.beforeAll(() => {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e`, which starts the server and the fake providers');
-  const cli = (...args: string[]) =>
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/cli/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const cli = runCli;
   const email = `providers-${Date.now()}@example.com`;
   cli('user:create', '--email', email, '--password', 'password123');
   cli('credits:grant', '--email', email, '--amount', '20');

@@ -1,18 +1,12 @@
 // Fixtures of the console specs, on top of the shared ones (../fixtures.ts): a user with credit, an API key,
 // an organization, a signed-in console page, the CLI against the server's embedded database, and what the
 // fake upstream (started by scripts/e2e.mjs) will answer. Every test seeds its own data.
-import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { readFixture } from '../../test/fake-upstream';
-import { test as base, expect, signInThroughUi, type E2eUser } from '../fixtures';
+import { test as base, expect, runCliJson, signInThroughUi, type E2eUser } from '../fixtures';
 
 /** Runs `npm run cli` against the server under test (through its /internal/cli link). Returns --json data. */
-export function cli(...args: string[]): any {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e`, which starts the server');
-  const out = execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/cli/main.ts', ...args, '--json'], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
-  return JSON.parse(out.trim().split('\n').at(-1)!);
-}
+export const cli = runCliJson;
 
 export interface ApiKey {
   key: string;
