@@ -70,6 +70,11 @@ export interface GrantResult {
 export async function grantPromotionInTx(tx: Tx, p: { promotion: GrantablePromotion; accountId: string; now: Date; actorUserId?: string; auditAction: 'promotion.redeem' | 'promotion.grant' }): Promise<GrantResult> {
   const { promotion, accountId, now } = p;
   const expiresAt = promotion.creditTtlDays ? new Date(now.getTime() + promotion.creditTtlDays * DAY_MS) : null;
+  // The account's row lock before the grant's insert. The insert takes FOR KEY SHARE on the account (its foreign
+  // key); asking for FOR NO KEY UPDATE afterwards (postLedgerEntry) queues behind a transaction already waiting
+  // for the account, which holds the row's tuple lock while it waits: with a third transaction holding the
+  // account, that is a cycle (post-ledger-entry.ts tells the same story of a settlement). Lock first, then insert.
+  await tx.$queryRaw`SELECT id FROM "Account" WHERE id = ${accountId} FOR NO KEY UPDATE`;
   // ON CONFLICT DO NOTHING: a concurrent duplicate neither fails nor aborts the transaction.
   const { count } = await tx.promotionGrant.createMany({
     data: [{ promotionId: promotion.id, accountId, amountMicros: promotion.amountMicros, remainingMicros: promotion.amountMicros, expiresAt, createdAt: now }],
