@@ -4,8 +4,6 @@ import { ISOLATED_TEST_FILES } from './test/isolated-test-files.mjs';
 
 const TEST_FILES = ['server/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'];
 const NEVER = ['node_modules', 'e2e', '.next', 'dist'];
-/** Test files that mock modules (vi.mock): each runs in a process of its own. */
-const ISOLATED = ISOLATED_TEST_FILES;
 
 export default defineConfig({
   resolve: {
@@ -35,10 +33,10 @@ export default defineConfig({
         // A worker's files share its process and module cache: the server is imported once per worker, not once
         // per file (that was ~280 s of a ~1,000 s run). test/file-setup.ts puts back, after each file, what a file
         // leaves in the process (the process runtime and database, process.env).
-        test: { name: 'shared', isolate: false, include: TEST_FILES, exclude: [...ISOLATED, ...NEVER] },
+        test: { name: 'shared', isolate: false, include: TEST_FILES, exclude: [...ISOLATED_TEST_FILES, ...NEVER] },
       },
       // vi.mock replaces a module in the module cache: with a shared cache the mock would reach later files.
-      { extends: true, test: { name: 'isolated', isolate: true, include: ISOLATED, exclude: NEVER } },
+      { extends: true, test: { name: 'isolated', isolate: true, include: ISOLATED_TEST_FILES, exclude: NEVER } },
     ],
   },
 });

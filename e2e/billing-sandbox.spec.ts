@@ -3,15 +3,14 @@
 // on the return page, and the balance has risen by the amount — once. The key comes from the CLI, which
 // reaches the server's embedded database through it (as in e2e/api/providers.spec.ts).
 import { captureJourney } from './a11y';
-import { expect, runCli, test } from './fixtures';
+import { expect, runCli, runCliJson, test } from './fixtures';
 
 let key = '';
 
 test.beforeAll(() => {
-  const cli = runCli;
   const email = `billing-${Date.now()}@example.com`;
-  cli('user:create', '--email', email, '--password', 'password123');
-  key = JSON.parse(cli('key:create', '--email', email, '--json').trim().split('\n').at(-1)!).key;
+  runCli('user:create', '--email', email, '--password', 'password123');
+  key = runCliJson('key:create', '--email', email).key;
 });
 
 test('buys credits through the sandbox checkout page', async ({ page, request, apiBaseURL, origin }) => {

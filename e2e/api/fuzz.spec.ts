@@ -6,7 +6,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import fc from 'fast-check';
-import { expect, runCli, signInThroughUi, test } from '../fixtures';
+import { expect, runCli, runCliJson, signInThroughUi, test } from '../fixtures';
 import { appRoutes, auth, badMethods, body, contentType, messagesBody, nativeBody, openApiRoutes, PAGES, query, responsesBody, segment, transfer, trpcRoutes, type RouteTemplate } from './malformed-requests';
 
 const ANSWER_WITHIN_MS = 15_000;
@@ -72,11 +72,10 @@ let sessionCookie = '';
 let routes: RouteTemplate[] = [];
 
 test.beforeAll(async ({ request, browser, baseURL }) => {
-  const cli = runCli;
   const email = `fuzz-${Date.now()}@example.com`;
-  cli('user:create', '--email', email, '--password', 'password123');
-  cli('credits:grant', '--email', email, '--amount', '5');
-  key = JSON.parse(cli('key:create', '--email', email, '--json').trim().split('\n').at(-1)!).key;
+  runCli('user:create', '--email', email, '--password', 'password123');
+  runCli('credits:grant', '--email', email, '--amount', '5');
+  key = runCliJson('key:create', '--email', email).key;
   // A console session, for the tRPC procedures (their inputs are parsed only for a signed-in caller).
   const page = await browser.newPage({ baseURL });
   await signInThroughUi(page, { email, password: 'password123' });

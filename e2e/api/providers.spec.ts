@@ -1,16 +1,15 @@
 // Each provider family through the real production server (dist/server.js), the way an SDK would call it.
 // The server's providers point at a local fake replaying each provider's recorded wire format
 // (scripts/e2e.mjs). The key comes from the CLI, which reaches the server's embedded database through it.
-import { expect, runCli, test } from '../fixtures';
+import { expect, runCli, runCliJson, test } from '../fixtures';
 
 let key = '';
 
 test.beforeAll(() => {
-  const cli = runCli;
   const email = `providers-${Date.now()}@example.com`;
-  cli('user:create', '--email', email, '--password', 'password123');
-  cli('credits:grant', '--email', email, '--amount', '20');
-  key = JSON.parse(cli('key:create', '--email', email, '--json').trim().split('\n').at(-1)!).key;
+  runCli('user:create', '--email', email, '--password', 'password123');
+  runCli('credits:grant', '--email', email, '--amount', '20');
+  key = runCliJson('key:create', '--email', email).key;
 });
 
 const families = [

@@ -136,7 +136,6 @@ export interface ReservationRow {
 }
 
 /** Decides `requests` in one statement; the result's i-th row answers requests[i]. */
-
 export async function reserveInOneStatement(requests: readonly ReservationRequest[], now: Date): Promise<ReservationRow[]> {
   const items = requests.map((r, ord) => ({
     ord,
