@@ -5,6 +5,7 @@
 // statements.) No request waits for a timer: a request whose key has nothing in flight is sent at once; keys
 // do not wait for each other. One batcher per process, owned by the runtime (server/runtime).
 import type { CreditLeases, LeaseDraw } from './credit-leases';
+import type { SettlementQueue } from './settlement-queue';
 import { reserveInOneStatement, type ReservationRow } from './reserve';
 import { interpretKeyAdmission, reserveForApiKey, type KeyAdmission, type KeyAdmissionInput } from './reserve-for-api-key';
 
@@ -25,8 +26,15 @@ export class KeyAdmissionBatcher {
   /** Keys' accounts as last admitted, and whether the key and member have no spend limit (may be drawn from a lease). */
   private readonly keyAccounts = new Map<string, { accountId: string; unlimited: boolean }>();
 
-  /** @param credit this process's credit leases (null: every admission is decided against the account). */
-  constructor(private readonly credit: CreditLeases | null = null) {}
+  /**
+   * @param credit this process's credit leases (null: every admission is decided against the account).
+   * @param settlements this process's settlement queue: what it holds of an account is written before that account
+   *   is refused for credit (null: refusals are not looked at again).
+   */
+  constructor(
+    private readonly credit: CreditLeases | null = null,
+    private readonly settlements: Pick<SettlementQueue, 'holdsCreditOf' | 'flush'> | null = null,
+  ) {}
 
   /** Per key, its waiting admissions in arrival order. */
   private readonly waiting = new Map<string, Waiting[]>();
@@ -123,6 +131,14 @@ export class KeyAdmissionBatcher {
           row = await alone({ ...w, input: { ...w.input, leaseId: undefined } }, new Date());
           this.leaseBookkeeping(w, row);
         }
+      }
+      // Refused for credit while finished requests of the account wait in the settlement queue (up to 100 ms): their
+      // reservations still hold what they did not spend. They are written first and the request is decided again
+      // (a client sending requests one after another faster than that was refused with most of its credit unspent).
+      if (usable(row) && !row.reservationId && this.settlements?.holdsCreditOf(row.accountId)) {
+        await this.settlements.flush();
+        row = await alone({ ...w, input: { ...w.input, leaseId: undefined } }, new Date());
+        if (this.credit) this.leaseBookkeeping(w, row);
       }
       w.resolve(await interpretKeyAdmission(row, w.input));
     } catch (err) {

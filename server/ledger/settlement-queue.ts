@@ -76,6 +76,14 @@ export class SettlementQueue {
     return this.queue.length;
   }
 
+  /**
+   * Whether a queued settlement of this account waits to be committed: until it is, its reservation still holds
+   * the account's credit (key-admission-batcher.ts flushes before it refuses such an account for credit).
+   */
+  holdsCreditOf(accountId: string): boolean {
+    return this.queue.some((p) => p.input.accountId === accountId);
+  }
+
   /** Queue a settlement; the promise resolves once it is committed (tests and shutdown wait on it). */
   enqueue(input: SettleInput): Promise<void> {
     return new Promise((resolve) => {

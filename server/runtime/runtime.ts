@@ -87,6 +87,8 @@ export interface RuntimeOptions {
   settlementJournalDir?: string | null;
   /** Reservation lease; default 90 s (processRuntime passes RESERVATION_LEASE_MS). */
   reservationLeaseMs?: number;
+  /** How long a settlement waits for others to join its batch; default 100 ms (tests lengthen it to hold settlements queued). */
+  settlementIntervalMs?: number;
   /** Credit leases for busy accounts (ledger/credit-leases.ts); default CREDIT_LEASES (on). */
   creditLeases?: boolean;
   /** BYOK fee in basis points; default 0 (processRuntime passes BYOK_FEE_PERCENT × 100). */
@@ -100,7 +102,7 @@ export interface RuntimeOptions {
 }
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  const settlements = new SettlementQueue();
+  const settlements = new SettlementQueue(options.settlementIntervalMs);
   const rateLimiter = new RateLimiter(options.rateLimitRpm ?? 600, options.redisUrl);
   const upstream = new UpstreamPools();
   const journal = options.settlementJournalDir ? new SettlementJournal(options.settlementJournalDir) : null;
@@ -127,7 +129,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     routing,
     health,
     endpointStats: new EndpointStats(),
-    keyAdmissions: new KeyAdmissionBatcher(leases.credit),
+    keyAdmissions: new KeyAdmissionBatcher(leases.credit, settlements),
     warmKeys,
     admissionRevision,
     rateLimiter,
