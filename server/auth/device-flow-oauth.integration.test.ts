@@ -11,7 +11,7 @@ import { testUser } from '@/test/accounts';
 import { startApiServer, type ApiServer } from '@/test/api-server';
 import { describeEachDatabase } from '@/test/db';
 
-describeEachDatabase('device flow over OAuth 2.0 (RFC 8628)', () => {
+describeEachDatabase('device flow over OAuth 2.0 (RFC 8628)', (kind) => {
   let api: ApiServer;
   beforeAll(async () => {
     api = await startApiServer();
@@ -91,43 +91,48 @@ describeEachDatabase('device flow over OAuth 2.0 (RFC 8628)', () => {
     expect(await res.json()).toMatchObject({ error: 'authorization_pending' });
   });
 
-  it('openid-client runs the whole device authorization grant against our endpoints', async () => {
-    const u = await testUser('openid-client');
-    const server = { issuer: api.origin, device_authorization_endpoint: `${api.origin}/api/v1/auth/device/code`, token_endpoint: `${api.origin}/api/v1/auth/device/token` };
-    const config = new oauth.Configuration(server, 'acme-cli', undefined, oauth.None());
-    oauth.allowInsecureRequests(config); // the test server is plain http on 127.0.0.1
-    // The user approves when the library has been told "authorization_pending" once: the library must
-    // then keep polling at the interval and take the token.
-    const pendingSeen: string[] = [];
-    let userCode = '';
-    config[oauth.customFetch] = async (url, options) => {
-      const res = await fetch(url, options as RequestInit);
-      const body = (await res.clone().json()) as { error?: string };
-      if (body.error) pendingSeen.push(body.error);
-      if (body.error === 'authorization_pending') await decideDeviceAuthorization({ userCode, userId: u.id, approve: true });
-      return res;
-    };
-    const started = await oauth.initiateDeviceAuthorization(config, { scope: 'openid' });
-    userCode = started.user_code;
-    const tokens = await oauth.pollDeviceAuthorizationGrant(config, started);
-    expect(pendingSeen).toEqual(['authorization_pending']);
-    expect(tokens.token_type).toBe('bearer'); // openid-client lower-cases it
-    expect(tokens.access_token).toMatch(/^sb-at-v1-/);
-    const me = await fetch(`${api.origin}/api/v1/users/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
-    expect(((await me.json()) as { id: string }).id).toBe(u.id);
-  }, 30_000);
+  // openid-client waits the grant's 5 s interval before every poll (15 s for these two). What they check is the wire
+  // format against a real client; the database behind it is the same code the polls above prove on both kinds, so
+  // they run once, on the embedded database.
+  if (kind === 'pglite') {
+    it('openid-client runs the whole device authorization grant against our endpoints', async () => {
+      const u = await testUser('openid-client');
+      const server = { issuer: api.origin, device_authorization_endpoint: `${api.origin}/api/v1/auth/device/code`, token_endpoint: `${api.origin}/api/v1/auth/device/token` };
+      const config = new oauth.Configuration(server, 'acme-cli', undefined, oauth.None());
+      oauth.allowInsecureRequests(config); // the test server is plain http on 127.0.0.1
+      // The user approves when the library has been told "authorization_pending" once: the library must
+      // then keep polling at the interval and take the token.
+      const pendingSeen: string[] = [];
+      let userCode = '';
+      config[oauth.customFetch] = async (url, options) => {
+        const res = await fetch(url, options as RequestInit);
+        const body = (await res.clone().json()) as { error?: string };
+        if (body.error) pendingSeen.push(body.error);
+        if (body.error === 'authorization_pending') await decideDeviceAuthorization({ userCode, userId: u.id, approve: true });
+        return res;
+      };
+      const started = await oauth.initiateDeviceAuthorization(config, { scope: 'openid' });
+      userCode = started.user_code;
+      const tokens = await oauth.pollDeviceAuthorizationGrant(config, started);
+      expect(pendingSeen).toEqual(['authorization_pending']);
+      expect(tokens.token_type).toBe('bearer'); // openid-client lower-cases it
+      expect(tokens.access_token).toMatch(/^sb-at-v1-/);
+      const me = await fetch(`${api.origin}/api/v1/users/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      expect(((await me.json()) as { id: string }).id).toBe(u.id);
+    }, 30_000);
 
-  it('openid-client reports a denial as access_denied', async () => {
-    const u = await testUser('openid-client-denied');
-    const config = new oauth.Configuration(
-      { issuer: api.origin, device_authorization_endpoint: `${api.origin}/api/v1/auth/device/code`, token_endpoint: `${api.origin}/api/v1/auth/device/token` },
-      'acme-cli',
-      undefined,
-      oauth.None(),
-    );
-    oauth.allowInsecureRequests(config);
-    const started = await oauth.initiateDeviceAuthorization(config, {});
-    await decideDeviceAuthorization({ userCode: started.user_code, userId: u.id, approve: false });
-    await expect(oauth.pollDeviceAuthorizationGrant(config, started)).rejects.toMatchObject({ error: 'access_denied' });
-  }, 30_000);
+    it('openid-client reports a denial as access_denied', async () => {
+      const u = await testUser('openid-client-denied');
+      const config = new oauth.Configuration(
+        { issuer: api.origin, device_authorization_endpoint: `${api.origin}/api/v1/auth/device/code`, token_endpoint: `${api.origin}/api/v1/auth/device/token` },
+        'acme-cli',
+        undefined,
+        oauth.None(),
+      );
+      oauth.allowInsecureRequests(config);
+      const started = await oauth.initiateDeviceAuthorization(config, {});
+      await decideDeviceAuthorization({ userCode: started.user_code, userId: u.id, approve: false });
+      await expect(oauth.pollDeviceAuthorizationGrant(config, started)).rejects.toMatchObject({ error: 'access_denied' });
+    }, 30_000);
+  }
 });
