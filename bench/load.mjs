@@ -17,7 +17,11 @@
 // --watch-cmd name=substring sums the CPU of every process whose command line contains substring (e.g. the
 // PostgreSQL backends of one database: "postgres: user dbname ..."), so that work is not counted as noise.
 //
-// Copied from /work/shared/bench (llm-gateway-bench) into Switchboard's bench/; local change: --watch-cmd.
+// LOAD_SAMPLES=DIR (environment) writes every recorded non-streaming request as [target, send time (epoch ms),
+// latency ms] to DIR/<label>.json at the end, to see when the slow ones came (e.g. against the server's --trace-gc).
+//
+// Copied from /work/shared/bench (llm-gateway-bench) into Switchboard's bench/; local changes: --watch-cmd,
+// LOAD_SAMPLES.
 import { Pool } from 'undici';
 import { parseArgs } from 'node:util';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -84,6 +88,8 @@ const hr = () => Number(process.hrtime.bigint() / 1000n); // µs, CLOCK_MONOTONI
 const STAMP_RE = /t=(\d+) /g;
 const now = () => performance.now();
 
+const SAMPLES = process.env.LOAD_SAMPLES ? [] : null;
+
 // ---------- one request ----------
 let inflight = 0;
 async function one(t, rec, intended, record) {
@@ -98,6 +104,7 @@ async function one(t, rec, intended, record) {
       if (!record) return;
       if (!txt.includes('"choices"')) { rec.err.bad_body = (rec.err.bad_body ?? 0) + 1; rec.lastErr = txt.slice(0, 200); return; }
       rec.ok++; rec.bytes += txt.length; rec.lat.push(tE - t1); if (intended) rec.co.push(tE - intended);
+      if (SAMPLES) SAMPLES.push([t.name, Math.round((performance.timeOrigin + t1) * 10) / 10, Math.round((tE - t1) * 100) / 100]);
       return;
     }
     let first = 0; let firstTok = 0; let last = 0; let n = 0; let carry = ''; let done = false; const pass = [];
@@ -252,4 +259,5 @@ if (!o.quiet) {
   }
 }
 if (o.json) writeFileSync(o.json, JSON.stringify(res, null, 1));
+if (SAMPLES) writeFileSync(`${process.env.LOAD_SAMPLES}/${(o.label ?? 'load').replace(/[^\w.-]+/g, '_')}.json`, JSON.stringify(SAMPLES));
 process.exit(0);
