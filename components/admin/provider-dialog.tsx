@@ -18,9 +18,19 @@ import { fieldError, filled, formErrors, NO_ERRORS, numberOrUndefined, text, typ
 export type AdminProvider = RouterOutputs['admin']['providers']['data'][number];
 
 /** The cloud fields each type reads (README "Cloud providers"); other types take none. */
-const TYPE_FIELDS: Record<string, { name: string; label: string; hint?: string }[]> = {
+/** A field with `options` is a choice; its first option's value is '' (the field left out: the server's default). */
+const TYPE_FIELDS: Record<string, { name: string; label: string; hint?: string; options?: { value: string; label: string }[] }[]> = {
   bedrock: [
     { name: 'region', label: 'AWS region', hint: 'e.g. us-east-1; the endpoint is bedrock-runtime.<region>.amazonaws.com unless a base URL is set' },
+    {
+      name: 'aws_credentials',
+      label: 'AWS credentials',
+      hint: 'The default chain: EKS IRSA, ECS task role, EC2 instance role, SSO, renewed before they expire',
+      options: [
+        { value: '', label: 'From the variables below' },
+        { value: 'default', label: 'The AWS SDK’s default chain' },
+      ],
+    },
     { name: 'access_key_id_env', label: 'Access key id variable', hint: 'Default AWS_ACCESS_KEY_ID' },
     { name: 'secret_access_key_env', label: 'Secret access key variable', hint: 'Default AWS_SECRET_ACCESS_KEY' },
     { name: 'session_token_env', label: 'Session token variable', hint: 'Default AWS_SESSION_TOKEN' },
@@ -92,7 +102,15 @@ export function ProviderDialog({ open, onClose, provider }: { open: boolean; onC
     name: provider && provider.name !== provider.id ? text(provider.name) : '',
     base_url: text(provider?.base_url),
     timeout_ms: text(provider?.timeout_ms),
-    ...Object.fromEntries(Object.values(TYPE_FIELDS).flat().map((f) => [f.name, text((provider as Record<string, unknown> | undefined)?.[f.name])])),
+    ...Object.fromEntries(
+      Object.values(TYPE_FIELDS)
+        .flat()
+        .map((f) => {
+          const value = text((provider as Record<string, unknown> | undefined)?.[f.name]);
+          // A value the choice does not list (the server's default spelled out, `variables`) shows as the default.
+          return [f.name, f.options && !f.options.some((o) => o.value === value) ? '' : value];
+        }),
+    ),
   }));
   const [streamOptions, setStreamOptions] = useState(provider?.supports_stream_options ?? true);
   const [keys, setKeys] = useState<KeyRow[]>(() => rowsOf(provider));
@@ -163,9 +181,19 @@ export function ProviderDialog({ open, onClose, provider }: { open: boolean; onC
           <TextField id="provider-id" label="Provider id" hint="Lower-case letters, digits and dashes" readOnly={editing} {...set('id')} error={err('id')} autoComplete="off" />
           <TextField id="provider-name" label="Display name" hint="Optional; the id by default" {...set('name')} error={err('name')} data-autofocus={editing ? true : undefined} />
           <TextField id="provider-base-url" label="Base URL" type="url" hint={BASE_URL_HINT[type] ?? 'Optional: the public API by default'} {...set('base_url')} error={err('base_url')} />
-          {typeFields.map((f) => (
-            <TextField key={f.name} id={`provider-${f.name}`} label={f.label} hint={f.hint} {...set(f.name)} error={err(f.name)} autoComplete="off" />
-          ))}
+          {typeFields.map((f) =>
+            f.options ? (
+              <SelectField key={f.name} id={`provider-${f.name}`} label={f.label} hint={f.hint} {...set(f.name)} error={err(f.name)}>
+                {f.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </SelectField>
+            ) : (
+              <TextField key={f.name} id={`provider-${f.name}`} label={f.label} hint={f.hint} {...set(f.name)} error={err(f.name)} autoComplete="off" />
+            ),
+          )}
           <TextField id="provider-timeout" label="Timeout (ms)" inputMode="numeric" hint="Time to the response headers before the next endpoint is tried; default 600000" {...set('timeout_ms')} error={err('timeout_ms')} />
         </div>
         {type === 'openai-compatible' ? (

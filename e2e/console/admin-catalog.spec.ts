@@ -173,3 +173,33 @@ test('the landing page marks a model the server no longer serves, and offers it 
   await expect(card(page)).toHaveAttribute('data-usable', 'true');
   await expect(card(page)).not.toContainText('Not available on this server');
 });
+
+test('an operator adds a Bedrock provider that takes AWS credentials from the default chain', async ({ page, user }) => {
+  test.setTimeout(120_000);
+  cli('user:admin', '--email', user.email);
+  const providerId = `e2e-bedrock-${randomUUID().slice(0, 8)}`;
+  await signInThroughUi(page, user, '/admin/catalog');
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  const add = page.getByRole('dialog', { name: 'Add provider' });
+  await add.getByLabel('Type').selectOption('bedrock');
+  await add.getByLabel('Provider id').fill(providerId);
+  await add.getByLabel('AWS region').fill('us-west-2');
+  await expect(add.getByLabel('AWS credentials')).toHaveValue('');
+  await add.getByLabel('AWS credentials').selectOption('default');
+  await add.getByRole('button', { name: 'Add provider' }).click();
+  await expect(page.getByText(`Provider ${providerId} added.`)).toBeVisible();
+
+  // Stored as aws_credentials: default (what the edit form reads back from the server), and usable without keys.
+  const row = page.getByRole('region', { name: 'Providers' }).getByRole('row', { name: new RegExp(providerId) });
+  await row.getByRole('button', { name: `Edit provider ${providerId}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit provider ${providerId}` });
+  await expect(edit.getByLabel('AWS credentials')).toHaveValue('default');
+  const listed = await page.request.get(`/api/trpc/admin.providers`);
+  const provider = ((await listed.json()).result.data.data as { id: string; aws_credentials?: string; configured?: boolean }[]).find((p) => p.id === providerId);
+  expect(provider).toMatchObject({ aws_credentials: 'default' });
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+
+  await row.getByRole('button', { name: `Delete provider ${providerId}` }).click();
+  await page.getByRole('dialog', { name: 'Delete this provider?' }).getByRole('button', { name: 'Delete provider' }).click();
+  await expect(page.getByText(`Provider ${providerId} deleted.`)).toBeVisible();
+});

@@ -69,6 +69,12 @@ export const providerObjectSchema = z
     access_key_id_env: envVarName.optional(),
     secret_access_key_env: envVarName.optional(),
     session_token_env: envVarName.optional(),
+    /**
+     * bedrock: where IAM credentials come from. `variables` (the default): the three variables above, read when the
+     * configuration is loaded. `default`: the AWS SDK's default chain, refreshed before they expire — environment,
+     * web identity (EKS IRSA), ECS task role, EC2 instance role, shared config and SSO.
+     */
+    aws_credentials: z.enum(['variables', 'default']).optional(),
     /** vertex: the Google Cloud project and location (`global` or a region such as us-east5). */
     project: z.string().min(1).max(100).optional(),
     location: z.string().regex(/^[a-z0-9-]{1,40}$/, 'location: global or a region such as us-east5').optional(),

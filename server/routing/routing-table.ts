@@ -77,6 +77,7 @@ export const PROVIDER_SETTING_FIELDS = [
   'access_key_id_env',
   'secret_access_key_env',
   'session_token_env',
+  'aws_credentials',
   'project',
   'location',
   'credentials_file',

@@ -17,7 +17,9 @@ describe('type: bedrock in the routing table', () => {
   it('names the missing variables when there are neither credentials nor a key; a key alone is enough', () => {
     const bare = compile({ region: 'us-east-1', access_key_id_env: 'MY_ID' }, { AWS_SECRET_ACCESS_KEY: 'secret' });
     expect(bare.configured).toBe(false);
-    expect(bare.missing).toMatch(/^MY_ID \(or a Bedrock API key in keys\)/);
+    expect(bare.missing).toMatch(/^MY_ID \(or a Bedrock API key in keys, or aws_credentials: default\)/);
+    // The AWS SDK's default chain is asked at the first request: configured without any variable.
+    expect(compile({ region: 'us-east-1', aws_credentials: 'default' }).configured).toBe(true);
     expect(compile({ region: 'us-east-1', keys: [{ key_env: 'BEDROCK_KEY' }] }, { BEDROCK_KEY: 'ABSK' }).configured).toBe(true);
   });
 

@@ -10,7 +10,11 @@ export interface AwsCredentials {
   sessionToken?: string;
 }
 
-export function createSigner(region: string, credentials: AwsCredentials): SignatureV4 {
+/** @param credentials fixed credentials, or a provider the signer asks before each signature (it caches and refreshes). */
+/** Temporary credentials from a source (the AWS SDK's default chain), asked for each signature. */
+export type AwsCredentialsProvider = () => Promise<AwsCredentials & { expiration?: Date }>;
+
+export function createSigner(region: string, credentials: AwsCredentials | AwsCredentialsProvider): SignatureV4 {
   return new SignatureV4({ service: 'bedrock', region, credentials, sha256: Sha256 });
 }
 
