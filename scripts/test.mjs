@@ -67,7 +67,7 @@ for (let i = 0; i < steps.length && exitCode === 0; ) {
   const group = [steps[i]];
   while (steps[i].together && steps[i + group.length]?.together === steps[i].together) group.push(steps[i + group.length]);
   i += group.length;
-  const results = await Promise.all(group.map((step) => runStep(step, group.length > 1)));
+  const results = await Promise.all(group.map((step) => runStep(step, group.filter((other) => other !== step).map((other) => other.name))));
   for (const { step, code, counts, seconds } of results) {
     totals.passed += counts.passed;
     totals.failed += counts.failed;
@@ -77,13 +77,14 @@ for (let i = 0; i < steps.length && exitCode === 0; ) {
   }
 }
 
-/** Runs one step. Alone it writes straight to the terminal; beside others its output is held and printed whole. */
-async function runStep(step, beside) {
+/** Runs one step. Alone it writes straight to the terminal; beside others (their names) its output is held and printed whole. */
+async function runStep(step, besideNames) {
+  const beside = besideNames.length > 0;
   if (step.skip?.()) {
     console.log(`\n[test] ${step.name}: up to date, skipped`);
     return { step, code: null, counts: { passed: 0, failed: 0 }, seconds: 0 };
   }
-  console.log(`\n[test] ${step.name}: ${step.command} ${step.args.join(' ')}${beside ? ' (alongside the next step; its output follows when it ends)' : ''}`);
+  console.log(`\n[test] ${step.name}: ${step.command} ${step.args.join(' ')}${beside ? ` (alongside ${besideNames.join(', ')}; its output follows when it ends)` : ''}`);
   step.before();
   const started = Date.now();
   const options = { cwd: root, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } };
