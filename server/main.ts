@@ -12,6 +12,7 @@ import { env, EnvError } from '@/server/env';
 import { fastPathHandlerFor } from '@/server/http/fast-path-routes';
 import { startSettlementRecovery } from '@/server/ledger/start-settlement-recovery';
 import { deleteExpiredResponses } from '@/server/formats/openai-responses/stored-responses';
+import { failUnansweredPurchases } from '@/server/billing/fail-unanswered-purchases';
 import { handleCliRequest } from '@/server/http/internal-cli';
 import { newRequestId, REQUEST_ID_HEADER } from '@/server/http/request-id';
 import { sendNodeError } from '@/server/http/node-response';
@@ -161,7 +162,10 @@ async function main(e: Env) {
     enqueue: (s) => runtime.settlements.enqueue(s),
     journal: runtime.journal,
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
-    housekeeping: [{ name: 'stored response expiry', step: () => deleteExpiredResponses() }],
+    housekeeping: [
+      { name: 'stored response expiry', step: () => deleteExpiredResponses() },
+      { name: 'unanswered purchases', step: () => failUnansweredPurchases() },
+    ],
   });
   // Webhook deliveries, alert emails and the balance/limit crossing check (server/webhooks/webhook-worker.ts).
   const webhooks = startWebhookWorker();

@@ -9,6 +9,7 @@ import { AppError } from '@/server/errors';
 import { getBalanceOrThrow, toBalanceDto } from '@/server/ledger/balance';
 import { MICROS_PER_CENT, purchaseInput, toCents, type PurchaseInput } from './billing-inputs';
 import { chargeSavedCard } from './charge-saved-card';
+import { UNANSWERED_REASON } from './fail-unanswered-purchases';
 import { defaultPaymentMethodOrThrow } from './payment-methods';
 import { paymentProvider } from './payment-provider';
 import { paymentAuditView, paymentSelect, toPaymentDto, type PaymentDto } from './payment-dto';
@@ -62,6 +63,12 @@ export async function purchaseCredits(p: { accountId: string; userId: string; in
       idempotencyKey,
     });
     payment = await prisma.payment.findUniqueOrThrow({ where: { id: payment.id }, select: paymentSelect });
+  }
+  if (payment.status === 'FAILED' && payment.failureReason === UNANSWERED_REASON) {
+    throw new AppError('payment_required', `The payment provider did not answer this purchase in time; nothing was charged. Buy again with a new idempotency key.`, {
+      payment_id: payment.id,
+      reason: 'provider_unavailable',
+    });
   }
   if (payment.status === 'FAILED' || payment.status === 'CANCELED') {
     const requiresAction = /authentication/.test(payment.failureReason ?? '');
