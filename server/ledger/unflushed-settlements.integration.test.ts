@@ -51,11 +51,11 @@ describeEachDatabase('settlements still queued when an account runs short', () =
     expect((await chat(api.origin, u.key)).status).toBe(200);
     expect(api.runtime.settlements.holdsCreditOf(u.user.personal_account_id)).toBe(true);
     expect((await chat(api.origin, u.key)).status).toBe(200); // the first one's settlement written, then admitted
-    // Spent a few µ$ of 1,500: nothing queued is left to write, so 1,006 µ$ of reservation still fits.
+    // A few µ$ of 1,500 spent: once the second one's queued settlement is written, 1,006 µ$ of reservation still fits.
     const third = await chat(api.origin, u.key);
     expect(third.status).toBe(200);
     const prisma = await db();
-    // Now hold more than is left: a request with max_tokens above the balance is a 402 whatever is queued.
+    // More than is left: max_tokens 1,600 holds more than the balance, a 402 once the third one's settlement is written.
     const big = await fetch(`${api.origin}/api/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${u.key}`, 'content-type': 'application/json' },
