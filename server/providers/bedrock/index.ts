@@ -63,10 +63,10 @@ export function buildBedrockAdapter(entry: ProviderConfigEntry, readVar: (name: 
     // The AWS SDK's chain, as the AWS CLI resolves it: environment, web identity (EKS IRSA), ECS task role, EC2 instance
     // role, shared config and SSO. It caches what it got and asks again five minutes before it expires.
     // Loaded on first use: the SDK's providers are not imported by a server that does not need them.
-    let chain: AwsCredentialsProvider | null = null;
+    let chain: Promise<AwsCredentialsProvider> | null = null;
     const credentials: AwsCredentialsProvider = async () => {
-      chain ??= (await import('@aws-sdk/credential-providers')).fromNodeProviderChain({ clientConfig: { region } });
-      return chain();
+      chain ??= import('@aws-sdk/credential-providers').then((sdk) => sdk.fromNodeProviderChain({ clientConfig: { region } }));
+      return (await chain)();
     };
     return {
       adapter: createBedrockAdapter({ region, credentials }),
