@@ -44,7 +44,9 @@ describeEachDatabase('routing: failover, key pools and health', () => {
     return {
       providers: [
         compatible('down', [{ key: 'sk-down' }]),
-        compatible('limited', [{ key: 'sk-limited-1', id: 'first' }, { key: 'sk-limited-2', id: 'second' }]),
+        // The first key is picked first (weight), so that its 429 comes at once: with equal weights, ten requests
+        // missed it one run in a thousand.
+        compatible('limited', [{ key: 'sk-limited-1', id: 'first', weight: 1_000_000 }, { key: 'sk-limited-2', id: 'second' }]),
         compatible('pool', [{ key: 'sk-pool-a', id: 'a', weight: 1 }, { key: 'sk-pool-b', id: 'b', weight: 3 }]),
         compatible('slow', [{ key: 'sk-slow' }], { timeout_ms: 300 }),
         compatible('drop', [{ key: 'sk-drop' }]),

@@ -122,7 +122,17 @@ describeEachDatabase('organization policy, member limits, key limits and BYOK at
     await prisma.membership.update({ where: { organizationId_userId: { organizationId: org.id, userId: member.user.id } }, data: { spendLimitMicros: limitMicros, limitReset: 'DAILY' } });
     // A second key of the same member shares the member's window.
     const second = await createTestKey(member.user.id, org.id);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(i % 2 ? key.key : second.key, { max_tokens: 1_000 })));
+    // Each answer spends most of its reservation (900 of 1,000 output tokens, ~1,800 µ$): twenty cannot fit in the
+    // limit however their settlements are timed (a refusal first writes the settlements waiting in the queue).
+    const costly = (req: RecordedRequest): FakeResponse => {
+      const body = JSON.parse(readFixture('openai', 'text.json'));
+      body.usage = { prompt_tokens: 8, completion_tokens: 900, total_tokens: 908 };
+      return (req.body as { stream?: boolean })?.stream ? ok(req) : { status: 200, json: body };
+    };
+    behaviour.alpha = behaviour.beta = costly;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(i % 2 ? key.key : second.key, { max_tokens: 1_000 }))).finally(() => {
+      behaviour.alpha = behaviour.beta = ok;
+    });
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 402).length).toBeGreaterThan(0);
