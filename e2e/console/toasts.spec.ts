@@ -39,6 +39,17 @@ for (const viewport of [
   test(`at ${viewport.width} px, stacked toasts cover neither the form nor the dialog`, async ({ signedInPage: page }) => {
     test.setTimeout(90_000);
     await page.setViewportSize(viewport);
+    // Toasts last 4 s. The page's clock is the test's: it runs while the form saves and stands still while the toasts
+    // are measured, so that the checks (slow on a loaded machine) never outlast a toast they are measuring.
+    await page.clock.install();
+    const whileStill = async (check: () => Promise<void>) => {
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100); // a moment ahead: the clock runs meanwhile
+      try {
+        await check();
+      } finally {
+        await page.clock.resume();
+      }
+    };
     await page.goto('/account');
     await expect(page.getByRole('heading', { level: 1, name: 'Account settings' })).toBeVisible();
     const toasts = page.getByRole('status', { name: 'Notifications' }).locator('[data-toast]');
@@ -52,8 +63,10 @@ for (const viewport of [
       await name.fill(`Toast tester ${n}`);
       await save.click();
       await expect(save).toHaveText('Save profile'); // saved (the button reads "Saving…" meanwhile)
-      await expect(toasts).toHaveCount(Math.min(n, 3)); // capped at three
-      await expectToastsClearOf(page, toasts, form);
+      await whileStill(async () => {
+        await expect(toasts).toHaveCount(Math.min(n, 3)); // capped at three
+        await expectToastsClearOf(page, toasts, form);
+      });
     }
     await expect(toasts.first()).toContainText('Profile saved');
 
@@ -65,8 +78,10 @@ for (const viewport of [
     await deleteButton.click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     await expect(dialog).toBeVisible();
-    await expect(toasts).toHaveCount(3);
-    await expectToastsClearOf(page, toasts, [dialog.getByRole('button', { name: 'Delete account' }), dialog.getByRole('button', { name: 'Cancel' }), dialog.getByRole('button', { name: 'Close' })]);
+    await whileStill(async () => {
+      await expect(toasts).toHaveCount(3);
+      await expectToastsClearOf(page, toasts, [dialog.getByRole('button', { name: 'Delete account' }), dialog.getByRole('button', { name: 'Cancel' }), dialog.getByRole('button', { name: 'Close' })]);
+    });
     // One capture covers both layouts (captureJourney takes 1440 and 390 px); toasts last 4 s, so it is taken at once.
     if (viewport.width === 1440) await captureJourney(page, 'toasts-over-dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
