@@ -74,7 +74,12 @@ export const providerObjectSchema = z
      * configuration is loaded. `default`: the AWS SDK's default chain, refreshed before they expire — environment,
      * web identity (EKS IRSA), ECS task role, EC2 instance role, shared config and SSO.
      */
-    aws_credentials: z.enum(['variables', 'default']).optional(),
+    aws_credentials: z
+      .enum(['variables', 'default'])
+      .optional()
+      .describe(
+        'bedrock: where IAM credentials come from. variables (default): access_key_id_env, secret_access_key_env and session_token_env. default: the AWS SDK default chain (EKS IRSA, ECS task role, EC2 instance role, shared config and SSO), renewed before they expire',
+      ),
     /** vertex: the Google Cloud project and location (`global` or a region such as us-east5). */
     project: z.string().min(1).max(100).optional(),
     location: z.string().regex(/^[a-z0-9-]{1,40}$/, 'location: global or a region such as us-east5').optional(),
