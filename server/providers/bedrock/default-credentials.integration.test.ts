@@ -7,13 +7,13 @@
 //   in STS's XML, which refuses a token other than the one in the file.
 // No static variables are set, and instance metadata is off (AWS_EC2_METADATA_DISABLED), so nothing else can serve.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RoutingFileInput } from '@/server/routing/config-schema';
 import { describeEachDatabase } from '@/test/db';
 import { startFakeBedrock, type FakeBedrock } from '@/test/fake-bedrock';
+import { startFakeUpstream, type FakeUpstream } from '@/test/fake-upstream';
 import { fundedUser, startGatewayHarness, type GatewayHarness } from '@/test/gateway-harness';
 
 const CLAUDE = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -28,34 +28,19 @@ interface Issued {
   expiresInMs: number;
 }
 
-/** A local HTTP server; `handle` answers each request with its body read. */
-async function listen(handle: (req: http.IncomingMessage, body: string) => { status: number; type: string; body: string }) {
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const out = handle(req, body);
-      res.writeHead(out.status, { 'content-type': out.type }).end(out.body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 describeEachDatabase('bedrock with the AWS default credential chain', () => {
   let h: GatewayHarness;
   let key: string;
   let bedrock: FakeBedrock;
-  let ecs: Awaited<ReturnType<typeof listen>>;
-  let sts: Awaited<ReturnType<typeof listen>>;
+  let ecs: FakeUpstream;
+  let sts: FakeUpstream;
   let dir: string;
-  /** What the ECS endpoint and STS hand out next, and how often they were asked. */
+  /** What the ECS endpoint and STS hand out next (what they were asked is in their `requests`). */
   let ecsIssues: Issued;
   let stsIssues: Issued;
-  let ecsCalls = 0;
   /** The credentials the fake Bedrock accepts: what the ECS endpoint and STS have issued. */
   const accepted: Record<string, { secret: string; sessionToken?: string }> = {};
-  let stsCalls: URLSearchParams[] = [];
+  const stsForms = () => sts.requests.map((r) => new URLSearchParams(r.rawBody));
 
   const issue = (i: Issued) => {
     accepted[i.accessKeyId] = { secret: i.secret, sessionToken: i.sessionToken };
@@ -83,23 +68,22 @@ describeEachDatabase('bedrock with the AWS default credential chain', () => {
       region: 'us-west-2',
       respond: () => ({ json: { output: { message: { role: 'assistant', content: [{ text: 'Hello from Bedrock.' }] } }, stopReason: 'end_turn', usage: { inputTokens: 5, outputTokens: 4, totalTokens: 9 } } }),
     });
-    ecs = await listen((req) => {
-      ecsCalls++;
-      if (req.headers.authorization !== ECS_TOKEN) return { status: 401, type: 'text/plain', body: 'unauthorized' };
+    ecs = await startFakeUpstream((req) => {
+      if (req.headers.authorization !== ECS_TOKEN) return { status: 401, text: 'unauthorized' };
       const expiration = issue(ecsIssues);
-      return { status: 200, type: 'application/json', body: JSON.stringify({ AccessKeyId: ecsIssues.accessKeyId, SecretAccessKey: ecsIssues.secret, Token: ecsIssues.sessionToken, Expiration: expiration, RoleArn: ROLE_ARN }) };
+      return { status: 200, json: { AccessKeyId: ecsIssues.accessKeyId, SecretAccessKey: ecsIssues.secret, Token: ecsIssues.sessionToken, Expiration: expiration, RoleArn: ROLE_ARN } };
     });
-    sts = await listen((req, body) => {
-      const form = new URLSearchParams(body);
-      stsCalls.push(form);
+    const xml = { 'content-type': 'text/xml' };
+    sts = await startFakeUpstream((req) => {
+      const form = new URLSearchParams(req.rawBody);
       if (form.get('Action') !== 'AssumeRoleWithWebIdentity' || form.get('WebIdentityToken') !== WEB_IDENTITY_TOKEN || form.get('RoleArn') !== ROLE_ARN) {
-        return { status: 400, type: 'text/xml', body: '<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>InvalidIdentityToken</Code><Message>Couldn\'t retrieve verification key from your identity provider</Message></Error><RequestId>1</RequestId></ErrorResponse>' };
+        return { status: 400, headers: xml, text: '<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>InvalidIdentityToken</Code><Message>Couldn\'t retrieve verification key from your identity provider</Message></Error><RequestId>1</RequestId></ErrorResponse>' };
       }
       const expiration = issue(stsIssues);
       return {
         status: 200,
-        type: 'text/xml',
-        body: `<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleWithWebIdentityResult><Credentials><AccessKeyId>${stsIssues.accessKeyId}</AccessKeyId><SecretAccessKey>${stsIssues.secret}</SecretAccessKey><SessionToken>${stsIssues.sessionToken}</SessionToken><Expiration>${expiration}</Expiration></Credentials><SubjectFromWebIdentityToken>system:serviceaccount:ai:switchboard</SubjectFromWebIdentityToken><AssumedRoleUser><Arn>${ROLE_ARN}/switchboard</Arn><AssumedRoleId>AROAEXAMPLE:switchboard</AssumedRoleId></AssumedRoleUser><Provider>oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE</Provider><Audience>sts.amazonaws.com</Audience></AssumeRoleWithWebIdentityResult><ResponseMetadata><RequestId>req-1</RequestId></ResponseMetadata></AssumeRoleWithWebIdentityResponse>`,
+        headers: xml,
+        text: `<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleWithWebIdentityResult><Credentials><AccessKeyId>${stsIssues.accessKeyId}</AccessKeyId><SecretAccessKey>${stsIssues.secret}</SecretAccessKey><SessionToken>${stsIssues.sessionToken}</SessionToken><Expiration>${expiration}</Expiration></Credentials><SubjectFromWebIdentityToken>system:serviceaccount:ai:switchboard</SubjectFromWebIdentityToken><AssumedRoleUser><Arn>${ROLE_ARN}/switchboard</Arn><AssumedRoleId>AROAEXAMPLE:switchboard</AssumedRoleId></AssumedRoleUser><Provider>oidc.eks.us-west-2.amazonaws.com/id/EXAMPLE</Provider><Audience>sts.amazonaws.com</Audience></AssumeRoleWithWebIdentityResult><ResponseMetadata><RequestId>req-1</RequestId></ResponseMetadata></AssumeRoleWithWebIdentityResponse>`,
       };
     });
     h = await startGatewayHarness({ routing: { config: config(), database: false } });
@@ -117,8 +101,8 @@ describeEachDatabase('bedrock with the AWS default credential chain', () => {
     process.env.AWS_EC2_METADATA_DISABLED = 'true';
     process.env.AWS_CONFIG_FILE = path.join(dir, 'no-config');
     process.env.AWS_SHARED_CREDENTIALS_FILE = path.join(dir, 'no-credentials');
-    ecsCalls = 0;
-    stsCalls = [];
+    ecs.requests.length = 0;
+    sts.requests.length = 0;
     bedrock.requests.length = 0;
   });
 
@@ -132,21 +116,21 @@ describeEachDatabase('bedrock with the AWS default credential chain', () => {
     expect(signedWith()).toBe('ASIAECSTASKROLE00001');
     expect(bedrock.requests.at(-1)!.headers['x-amz-security-token']).toBe('ecs-session-1');
     expect((await post()).status).toBe(200);
-    expect(ecsCalls).toBe(1); // cached while they are good for more than five minutes
+    expect(ecs.requests).toHaveLength(1); // cached while they are good for more than five minutes
 
     // Credentials with less than five minutes left are renewed in the background: the request that notices still
     // signs with them (they are valid), and the ones after it with the new credentials. No request waits for it.
     await h.renewRuntime({ routing: { config: config(), database: false } });
-    ecsCalls = 0;
+    ecs.requests.length = 0;
     ecsIssues = { accessKeyId: 'ASIAECSTASKROLE00002', secret: 'ecs/secret/two', sessionToken: 'ecs-session-2', expiresInMs: 4 * 60_000 };
     expect((await post()).status).toBe(200);
     expect(signedWith()).toBe('ASIAECSTASKROLE00002');
     ecsIssues = { accessKeyId: 'ASIAECSTASKROLE00003', secret: 'ecs/secret/three', sessionToken: 'ecs-session-3', expiresInMs: 60 * 60_000 };
     expect((await post()).status).toBe(200);
     expect(signedWith()).toBe('ASIAECSTASKROLE00002');
-    await expect.poll(() => ecsCalls).toBe(2);
+    await expect.poll(() => ecs.requests.length).toBe(2);
     await expect.poll(async () => ((await post()).status === 200 ? signedWith() : 'refused')).toBe('ASIAECSTASKROLE00003');
-    expect(ecsCalls).toBe(2);
+    expect(ecs.requests).toHaveLength(2);
     expect(bedrock.refused).toEqual([]);
   });
 
@@ -164,8 +148,8 @@ describeEachDatabase('bedrock with the AWS default credential chain', () => {
     expect(res.status, await res.clone().text()).toBe(200);
     expect(((await res.json()) as any).choices[0].message.content).toBe('Hello from Bedrock.');
     expect(signedWith()).toBe('ASIAIRSAROLE00000001');
-    expect(stsCalls).toHaveLength(1);
-    expect(stsCalls[0].get('RoleSessionName')).toBe('switchboard');
+    expect(stsForms()).toHaveLength(1);
+    expect(stsForms()[0].get('RoleSessionName')).toBe('switchboard');
   });
 
   it('nothing in the chain: a 503 that says where the credentials were looked for, and no request reaches Bedrock', async () => {
