@@ -123,22 +123,20 @@ export class KeyAdmissionBatcher {
   private async decide(w: Waiting, pending: Promise<ReservationRow | undefined> | ReservationRow | undefined): Promise<void> {
     try {
       let row = await pending;
-      if (this.credit) {
-        this.leaseBookkeeping(w, row);
-        // Refused for credit while this process's lease on the account holds some: that goes back to the
-        // account and the request is decided again (a lease must never turn an admission into a 402).
-        if (usable(row) && !row.reservationId && (await this.credit.giveBack(row.accountId))) {
+      if (this.credit) this.leaseBookkeeping(w, row);
+      // Refused for credit while this process holds some of the account's: its lease on the account (which goes back
+      // to the account: a lease must never turn an admission into a 402), or finished requests' settlements waiting
+      // in the queue (up to 100 ms), whose reservations still hold what they did not spend (a client sending requests
+      // one after another faster than that was refused with most of its credit unspent; they are written first).
+      // Either way the request is decided again, once.
+      if (usable(row) && !row.reservationId) {
+        const gaveBack = this.credit ? await this.credit.giveBack(row.accountId) : false;
+        const queued = this.settlements?.holdsCreditOf(row.accountId) ?? false;
+        if (queued) await this.settlements!.flush();
+        if (gaveBack || queued) {
           row = await alone({ ...w, input: { ...w.input, leaseId: undefined } }, new Date());
-          this.leaseBookkeeping(w, row);
+          if (this.credit) this.leaseBookkeeping(w, row);
         }
-      }
-      // Refused for credit while finished requests of the account wait in the settlement queue (up to 100 ms): their
-      // reservations still hold what they did not spend. They are written first and the request is decided again
-      // (a client sending requests one after another faster than that was refused with most of its credit unspent).
-      if (usable(row) && !row.reservationId && this.settlements?.holdsCreditOf(row.accountId)) {
-        await this.settlements.flush();
-        row = await alone({ ...w, input: { ...w.input, leaseId: undefined } }, new Date());
-        if (this.credit) this.leaseBookkeeping(w, row);
       }
       w.resolve(await interpretKeyAdmission(row, w.input));
     } catch (err) {
