@@ -23,6 +23,7 @@
 //     next admission result refreshes it (so a burst cannot outrun the balance it was measured against).
 // EARLY_DISPATCH=0 turns it off.
 import { env } from '@/server/env';
+import { Cancellation, type CancelSignal } from '@/server/http/cancel-signal';
 import type { ServedRoute } from './open-route';
 
 const WARM_MS = 60_000;
@@ -105,8 +106,8 @@ export interface EarlyUpstream {
 }
 
 /** @param open opens the route (open-route.ts) with the signal given, which aborts when the client goes or admission fails. */
-export function dispatchEarly(open: (signal: AbortSignal) => Promise<ServedRoute>, clientSignal: AbortSignal): EarlyUpstream {
-  const controller = new AbortController();
+export function dispatchEarly(open: (signal: CancelSignal) => Promise<ServedRoute>, clientSignal: CancelSignal): EarlyUpstream {
+  const controller = new Cancellation();
   const onClientAbort = () => controller.abort(clientSignal.reason);
   if (clientSignal.aborted) controller.abort(clientSignal.reason);
   else clientSignal.addEventListener('abort', onClientAbort, { once: true });

@@ -7,6 +7,7 @@
 // With fewer endpoints than RETRY.attempts, transient failures are retried with backoff as before. Attempts
 // and time are bounded; the final error's metadata lists every attempt (provider, key, status).
 import { AppError } from '@/server/errors';
+import type { CancelSignal } from '@/server/http/cancel-signal';
 import type { ConvertContext, UpstreamRequest } from '@/server/providers/types';
 import type { KeyHealth } from '@/server/routing/key-health';
 import { orderKeys } from '@/server/routing/order-keys';
@@ -113,7 +114,7 @@ export function keyOrder(candidate: RouteCandidate, health: KeyHealth, affinity?
   return keys.length === 0 ? [undefined] : orderKeys(keys, (ref) => health.isUsable(ref), affinity);
 }
 
-export function openRoute(deps: RouteDeps, route: Route, signal: AbortSignal): Promise<ServedRoute> {
+export function openRoute(deps: RouteDeps, route: Route, signal: CancelSignal): Promise<ServedRoute> {
   return sendAlongRoute(deps, route, signal, (candidate, key) => prepareAttempt(candidate, key, route.req));
 }
 
@@ -121,7 +122,7 @@ export function openRoute(deps: RouteDeps, route: Route, signal: AbortSignal): P
  * The failover loop for any request shape (chat, embeddings): `prepare` builds each attempt's request. A
  * local adapter (echo) is returned unsent, with `prepare`'s attempt for it.
  */
-export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signal: AbortSignal, prepare: PrepareAttempt): Promise<ServedRoute> {
+export async function sendAlongRoute(deps: RouteDeps, route: RouteTargets, signal: CancelSignal, prepare: PrepareAttempt): Promise<ServedRoute> {
   const attempts: AttemptRecord[] = [];
   const started = Date.now();
   let lastError: AppError | undefined;

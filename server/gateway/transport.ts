@@ -1,5 +1,6 @@
 // The chat handler is written once against this small interface; node-handler.ts adapts node:http (the
 // production fast path) and route-handler.ts adapts WHATWG Request/Response (Next route handler).
+import type { CancelSignal } from '@/server/http/cancel-signal';
 import type { RequestLogFields } from '@/server/observability/request-log';
 import type { RequestTrace } from '@/server/observability/request-trace';
 
@@ -7,7 +8,7 @@ export interface ChatTransport {
   header(name: string): string | undefined;
   readBody(limit: number): Promise<Buffer>;
   /** Fires when the client goes away. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   sendJson(status: number, body: unknown, headers: Record<string, string>): void;
   /** Sends 200 with SSE headers. */
   startStream(headers: Record<string, string>): void;

@@ -2,6 +2,7 @@
 // web streams on this path (see ARCHITECTURE.md). Bodies are consumed as Node streams of Buffers.
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '@/server/providers/types';
+import type { CancelSignal } from '@/server/http/cancel-signal';
 
 export type UpstreamResponse = Dispatcher.ResponseData;
 
@@ -10,14 +11,16 @@ export class UpstreamPools {
   private readonly pools = new Map<string, Pool>();
 
   /** @param headersTimeoutMs the provider's own time limit to the response headers (else the pool's). */
-  send(r: UpstreamRequest, signal: AbortSignal, headersTimeoutMs?: number): Promise<UpstreamResponse> {
+  send(r: UpstreamRequest, signal: CancelSignal, headersTimeoutMs?: number): Promise<UpstreamResponse> {
     const url = new URL(r.url);
     return this.poolFor(url.origin).request({
       method: r.method,
       path: url.pathname + url.search,
       headers: r.headers,
       body: r.body,
-      signal,
+      // undici takes any EventTarget-like signal (it calls addEventListener/removeEventListener and reads
+      // aborted and reason); its type names only AbortSignal and EventEmitter.
+      signal: signal as AbortSignal,
       ...(headersTimeoutMs ? { headersTimeout: headersTimeoutMs } : {}),
     });
   }

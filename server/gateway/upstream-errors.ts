@@ -1,6 +1,7 @@
 // A provider's non-2xx answer or network failure, as the AppError the client gets: our provider keys and
 // the upstream's raw error bodies never leak. open-route.ts decides what to try next.
 import { AppError } from '@/server/errors';
+import type { CancelSignal } from '@/server/http/cancel-signal';
 import type { UpstreamFailure } from '@/server/providers/types';
 import type { UpstreamResponse } from './upstream-client';
 
@@ -53,7 +54,7 @@ export function networkError(err: unknown, provider: string): AppError {
   return new AppError('upstream_error', `Could not reach the provider (${provider})`, { provider, cause: code || 'network_error' });
 }
 
-export const sleep = (ms: number, signal: AbortSignal) =>
+export const sleep = (ms: number, signal: CancelSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });

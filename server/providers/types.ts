@@ -7,6 +7,7 @@
 // Derived from its zod schema (server/gateway/chat-request-schema.ts), the one definition: what the schema
 // accepts is exactly what adapters are typed to receive.
 import type { ChatRequest } from '@/server/gateway/chat-request-schema';
+import type { CancelSignal } from '@/server/http/cancel-signal';
 
 export type { ChatRequest };
 export type ChatMessage = ChatRequest['messages'][number];
@@ -221,7 +222,7 @@ export interface ProviderAdapter {
    * access token from a cache refreshed before it expires (Vertex, Microsoft Entra ID). Throws AppError
    * (e.g. service_unavailable) when no credential can be had; the route then tries the next endpoint.
    */
-  authorize?(request: UpstreamRequest, ctx: ConvertContext, signal: AbortSignal): Promise<UpstreamRequest>;
+  authorize?(request: UpstreamRequest, ctx: ConvertContext, signal: CancelSignal): Promise<UpstreamRequest>;
   /**
    * The framing of a 2xx streaming body when it is not server-sent events (Bedrock's binary
    * application/vnd.amazon.eventstream): decodes bytes into events for this adapter's StreamConverter.
@@ -241,7 +242,7 @@ export interface LocalProvider {
   /** Refuses (AppError bad_request) what the local model cannot do, as convertRequest does; runs before credit is reserved. */
   check?(req: ChatRequest, ctx: ConvertContext): void;
   /** Yields SSE events in the adapter's own format; the same StreamConverter translates them. */
-  stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<SseEvent>;
+  stream(req: ChatRequest, signal: CancelSignal): AsyncIterable<SseEvent>;
   complete(req: ChatRequest): unknown;
 }
 

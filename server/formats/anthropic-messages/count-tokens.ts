@@ -4,6 +4,7 @@
 // a real tokenizer estimates it (count-tokens-locally.ts).
 import { authenticateBearer, type Principal } from '@/server/auth/authenticate-bearer';
 import { AppError } from '@/server/errors';
+import type { CancelSignal } from '@/server/http/cancel-signal';
 import { contextFor, keyOrder } from '@/server/gateway/open-route';
 import { UpstreamHttpError } from '@/server/gateway/upstream-errors';
 import type { RequestTrace } from '@/server/observability/request-trace';
@@ -23,7 +24,7 @@ export interface CountTokensInput {
   /** The client's `anthropic-beta` and `anthropic-version` headers, forwarded to Anthropic. */
   beta?: string;
   version?: string;
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** The request's server span when tracing is on: the call to Anthropic is its child, and carries its `traceparent`. */
   trace?: RequestTrace;
 }

@@ -3,6 +3,7 @@
 // Not a generation: nothing is reserved or charged. Answers and errors in Anthropic's shape.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authorizationHeader, readJsonObject } from '@/server/gateway/admit';
+import { Cancellation, type CancelSignal } from '@/server/http/cancel-signal';
 import { bodyTooLargeError, readNodeBody } from '@/server/http/read-body';
 import { newRequestId, requestIdFor } from '@/server/http/request-id';
 import { requestTraceOf, routeHandlerTrace, type RequestTrace } from '@/server/observability/request-trace';
@@ -15,7 +16,7 @@ export const COUNT_TOKENS_PATH = '/api/v1/messages/count_tokens';
 interface CountTokensEdge {
   header(name: string): string | undefined;
   readBody(limit: number): Promise<Buffer>;
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** The request's server span when tracing is on: the call to Anthropic becomes its child. */
   trace?: RequestTrace;
   /** The id server/main.ts gave the request, behind a Next route (gateway/transport.ts). */
@@ -43,9 +44,9 @@ async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: numb
 }
 
 export async function handleCountTokensNode(rt: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const controller = new AbortController();
+  const cancel = new Cancellation();
   res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) cancel.abort();
   });
   const out = await reply(rt, {
     header: (name) => {
@@ -53,7 +54,7 @@ export async function handleCountTokensNode(rt: Runtime, req: IncomingMessage, r
       return Array.isArray(v) ? v[0] : v;
     },
     readBody: (limit) => readNodeBody(req, limit),
-    signal: controller.signal,
+    signal: cancel.signal,
     trace: requestTraceOf(res),
   });
   const payload = JSON.stringify(out.body);

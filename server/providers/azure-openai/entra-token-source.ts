@@ -15,6 +15,7 @@
 // share the one refresh in flight, so a burst at the boundary costs one token request.
 import { z } from 'zod';
 import { AppError } from '@/server/errors';
+import type { CancelSignal } from '@/server/http/cancel-signal';
 
 export const AZURE_COGNITIVE_SCOPE = 'https://cognitiveservices.azure.com/.default';
 
@@ -45,7 +46,7 @@ export interface EntraTokenSourceOptions {
 
 export interface EntraTokenSource {
   /** A valid access token; throws AppError('service_unavailable') when none can be had. */
-  token(signal: AbortSignal): Promise<string>;
+  token(signal: CancelSignal): Promise<string>;
   /** Forget the cached token (Azure answered 401 to it: revoked before its time): the next request fetches one. */
   invalidate(): void;
 }
@@ -131,7 +132,7 @@ function unavailable(provider: string, what: string): AppError {
   return new AppError('service_unavailable', `Provider "${provider}": ${what}. The operator must check tenant_id, client_id and client_secret_env.`, { provider, cause: 'entra_token' });
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+function raceAbort<T>(promise: Promise<T>, signal: CancelSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason ?? new Error('aborted'));

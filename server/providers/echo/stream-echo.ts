@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatRequest, SseEvent } from '../types';
+import type { CancelSignal } from '@/server/http/cancel-signal';
 import { echoCompletionTokens, echoUsage, estimatePromptTokens, lastUserText, splitWords } from './echo-text';
 
 export interface EchoOptions {
@@ -11,7 +12,7 @@ export interface EchoOptions {
   delayMs?: number;
 }
 
-export async function* streamEcho(req: ChatRequest, signal: AbortSignal, options: EchoOptions = {}): AsyncGenerator<SseEvent> {
+export async function* streamEcho(req: ChatRequest, signal: CancelSignal, options: EchoOptions = {}): AsyncGenerator<SseEvent> {
   const text = lastUserText(req.messages);
   const pieces = splitWords(text);
   const base = { id: `chatcmpl-echo-${randomUUID()}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: req.model, system_fingerprint: null };
@@ -30,7 +31,7 @@ export async function* streamEcho(req: ChatRequest, signal: AbortSignal, options
   for (const event of events()) {
     // Like an aborted fetch body, an aborted echo stream throws the abort reason at its reader.
     signal.throwIfAborted();
-    if (!first && options.delayMs) await sleep(options.delayMs, undefined, { signal });
+    if (!first && options.delayMs) await sleep(options.delayMs, undefined, { signal: signal as AbortSignal }); // Node checks only that `aborted` is there
     first = false;
     yield event;
   }
