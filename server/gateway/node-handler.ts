@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
-import { Cancellation } from '@/server/http/cancel-signal';
+import { clientGone } from '@/server/http/cancel-signal';
 import { readNodeBody } from '@/server/http/read-body';
 import { annotateRequest } from '@/server/observability/request-log';
 import { requestTraceOf } from '@/server/observability/request-trace';
@@ -19,21 +19,17 @@ export function handleChatNode(rt: Runtime, req: IncomingMessage, res: ServerRes
 
 /** node:http as a ChatTransport, for every gateway use case served on the fast path (chat, embeddings). */
 export function nodeTransport(req: IncomingMessage, res: ServerResponse): ChatTransport {
-  // Not an AbortController: on Node 20 an AbortSignal keeps what its listeners reach alive until a full
-  // collection (server/http/cancel-signal.ts).
-  const cancel = new Cancellation();
+  // Not an AbortSignal: on Node 20 one keeps what its listeners reach alive until a full collection
+  // (server/http/cancel-signal.ts).
+  const signal = clientGone(res);
   const trace = requestTraceOf(res);
-  // 'close' on the response fires when the socket goes away before we ended: the client disconnected.
-  res.on('close', () => {
-    if (!res.writableFinished) cancel.abort();
-  });
   const transport: ChatTransport = {
     header: (name) => {
       const v = req.headers[name];
       return Array.isArray(v) ? v[0] : v;
     },
     readBody: (limit) => readNodeBody(req, limit),
-    signal: cancel.signal,
+    signal,
     sendJson(status, body, headers) {
       if (res.headersSent) return void res.end();
       const payload = JSON.stringify(body);

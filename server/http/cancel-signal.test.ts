@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Cancellation } from './cancel-signal';
+import { Cancellation, clientGone, untilAborted } from './cancel-signal';
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? (server.closeAllConnections(), server.close(() => resolve())) : resolve())));
@@ -70,5 +70,32 @@ describe('Cancellation', () => {
   it('is refused where a real AbortSignal is needed (fetch), so TypeScript must keep it away from there', async () => {
     const c = new Cancellation();
     await expect(fetch('http://127.0.0.1:9/', { signal: c.signal as AbortSignal })).rejects.toThrow(TypeError);
+  });
+
+  it('clientGone aborts when the client disconnects before the answer, and not after one', async () => {
+    const signals: ReturnType<typeof clientGone>[] = [];
+    server = http.createServer((req, res) => {
+      signals.push(clientGone(res));
+      if (req.url === '/answer') res.end('ok'); // the other request is never answered
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await (await fetch(`${base}/answer`)).text()).toBe('ok');
+    const gone = new AbortController();
+    const pending = fetch(`${base}/hang`, { signal: gone.signal }).catch(() => 'client aborted');
+    await expect.poll(() => signals.length).toBe(2);
+    gone.abort();
+    expect(await pending).toBe('client aborted');
+    await expect.poll(() => signals[1].aborted).toBe(true);
+    expect(signals[0].aborted).toBe(false);
+  });
+
+  it("untilAborted gives the promise's value, or the reason of an abort that comes first", async () => {
+    const c = new Cancellation();
+    await expect(untilAborted(Promise.resolve('token'), c.signal)).resolves.toBe('token');
+    const waiting = untilAborted(new Promise(() => {}), c.signal);
+    c.abort(new Error('client went away'));
+    await expect(waiting).rejects.toThrow('client went away');
+    await expect(untilAborted(Promise.resolve('late'), c.signal)).rejects.toThrow('client went away');
   });
 });

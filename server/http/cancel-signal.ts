@@ -15,6 +15,8 @@
 // `aborted` is there. APIs that insist on a real AbortSignal (fetch, AbortSignal.any) do not take it: the type
 // below is not an AbortSignal, so TypeScript refuses such a call.
 
+import type { ServerResponse } from 'node:http';
+
 /** What a consumer of a cancel signal may use: a subset of AbortSignal (a real AbortSignal is one too). */
 export interface CancelSignal {
   readonly aborted: boolean;
@@ -77,4 +79,27 @@ export class Cancellation implements CancelSignal {
       }
     }
   }
+}
+
+/** Aborts when the response's connection closes before the response ended: the client went away. */
+export function clientGone(res: ServerResponse): CancelSignal {
+  const cancel = new Cancellation();
+  res.on('close', () => {
+    if (!res.writableFinished) cancel.abort();
+  });
+  return cancel.signal;
+}
+
+/**
+ * `promise`, or the signal's reason if it aborts first. The work behind `promise` goes on (a shared token fetch
+ * serves the other requests); only this caller stops waiting.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: CancelSignal): Promise<T> {
+  const reason = () => signal.reason ?? new Error('aborted');
+  if (signal.aborted) return Promise.reject(reason());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(reason());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -3,7 +3,7 @@
 // Not a generation: nothing is reserved or charged. Answers and errors in Anthropic's shape.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authorizationHeader, readJsonObject } from '@/server/gateway/admit';
-import { Cancellation, type CancelSignal } from '@/server/http/cancel-signal';
+import { clientGone, type CancelSignal } from '@/server/http/cancel-signal';
 import { bodyTooLargeError, readNodeBody } from '@/server/http/read-body';
 import { newRequestId, requestIdFor } from '@/server/http/request-id';
 import { requestTraceOf, routeHandlerTrace, type RequestTrace } from '@/server/observability/request-trace';
@@ -44,17 +44,13 @@ async function reply(rt: Runtime, edge: CountTokensEdge): Promise<{ status: numb
 }
 
 export async function handleCountTokensNode(rt: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const cancel = new Cancellation();
-  res.on('close', () => {
-    if (!res.writableFinished) cancel.abort();
-  });
   const out = await reply(rt, {
     header: (name) => {
       const v = req.headers[name];
       return Array.isArray(v) ? v[0] : v;
     },
     readBody: (limit) => readNodeBody(req, limit),
-    signal: cancel.signal,
+    signal: clientGone(res),
     trace: requestTraceOf(res),
   });
   const payload = JSON.stringify(out.body);

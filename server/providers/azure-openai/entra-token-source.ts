@@ -15,7 +15,7 @@
 // share the one refresh in flight, so a burst at the boundary costs one token request.
 import { z } from 'zod';
 import { AppError } from '@/server/errors';
-import type { CancelSignal } from '@/server/http/cancel-signal';
+import { untilAborted, type CancelSignal } from '@/server/http/cancel-signal';
 
 export const AZURE_COGNITIVE_SCOPE = 'https://cognitiveservices.azure.com/.default';
 
@@ -85,7 +85,7 @@ export function createEntraTokenSource(o: EntraTokenSourceOptions): EntraTokenSo
       }
       // The shared refresh is not tied to this caller's signal (another request may be waiting on it): only
       // this caller stops waiting when it is aborted.
-      return (await raceAbort(refresh(), signal)).value;
+      return (await untilAborted(refresh(), signal)).value;
     },
     invalidate() {
       cached = null;
@@ -130,16 +130,4 @@ async function requestToken(o: EntraTokenSourceOptions, now: () => number): Prom
 
 function unavailable(provider: string, what: string): AppError {
   return new AppError('service_unavailable', `Provider "${provider}": ${what}. The operator must check tenant_id, client_id and client_secret_env.`, { provider, cause: 'entra_token' });
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: CancelSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
-      (err: unknown) => (signal.removeEventListener('abort', onAbort), reject(err)),
-    );
-  });
 }

@@ -4,7 +4,7 @@
 // authorize from a cache held by this adapter instance (one per provider entry, built by
 // build-vertex-adapter.ts), or for Gemini an express-mode API key (convert-request.ts).
 import { AppError } from '@/server/errors';
-import type { CancelSignal } from '@/server/http/cancel-signal';
+import { untilAborted } from '@/server/http/cancel-signal';
 import { convertResponse as convertAnthropicResponse } from '../anthropic/convert-response';
 import { createStreamConverter as createAnthropicStreamConverter } from '../anthropic/convert-stream';
 import { convertGeminiResponse } from '../gemini/convert-response';
@@ -55,12 +55,3 @@ export function createVertexAdapter(o: VertexAdapterOptions): ProviderAdapter {
   };
 }
 
-/** The shared token fetch goes on for the other requests; only this one stops waiting. */
-function untilAborted<T>(promise: Promise<T>, signal: CancelSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
